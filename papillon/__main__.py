@@ -1,0 +1,5 @@
+"""``python -m papillon`` runs the command line."""
+
+from papillon.cli import main
+
+main()

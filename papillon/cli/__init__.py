@@ -1,0 +1,55 @@
+"""The command line: a thin layer that parses options, calls the library and formats results.
+
+Each command lives in its own module; this one holds the group and the one
+place that turns papillon's errors into a message and an exit code.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from papillon import __version__
+from papillon.errors import PapillonError
+
+# Command name -> module under papillon.cli that defines a click command `command`.
+COMMANDS = {
+    "score": "score",
+    "new": "new",
+}
+
+
+class PapillonGroup(click.Group):
+    """Loads each command's module only when it runs (a PDF-free `score` starts fast)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module = importlib.import_module(f"papillon.cli.{COMMANDS[name]}")
+        command: click.Command = module.command
+        return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PapillonError as error:
+            # A user mistake the command did not handle itself: one line, no traceback.
+            click.echo(f"papillon: error: {error}", err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=PapillonGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="papillon")
+def main() -> None:
+    """papillon: print, score and play Papillon Gardens.
+
+    \b
+    Score a garden typed as text:   papillon score sheets/examples/*.garden
+    Start a blank garden to fill:   papillon new > mine.garden
+    Every command has --help.
+    """

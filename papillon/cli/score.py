@@ -1,0 +1,159 @@
+"""``papillon score``: score finished gardens and explain every point."""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from papillon.cli.common import edition_option
+from papillon.edition import Edition
+from papillon.errors import NotationError
+from papillon.garden import Garden
+from papillon.grid import plot_name
+from papillon.notation import load_text
+from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
+
+
+@dataclass(frozen=True)
+class Scored:
+    source: str
+    garden: Garden
+    card: ScoreCard
+
+    @property
+    def player(self) -> str:
+        return self.garden.metadata.get("player") or Path(self.source).stem
+
+
+def read_source(source: str) -> str:
+    """The text of a file, or of standard input for ``-``."""
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NotationError("not a text file (expected .garden notation or its JSON form)") from None
+
+
+def load_garden(source: str, edition: Edition) -> Garden:
+    """The garden in a file (notation or JSON), or NotationError/OSError."""
+    return load_text(read_source(source), edition)
+
+
+@click.command(name="score")
+@click.argument("sources", nargs=-1, required=True, metavar="FILE... | -")
+@edition_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per input, one per line, in input order.")
+def command(sources: tuple[str, ...], edition: Edition, as_json: bool) -> None:
+    """Score finished gardens written in .garden notation (or its JSON form).
+
+    Prints each garden's breakdown (the patches and enclosures named by their
+    plots, what each feature counted) and, for several gardens, a ranking.
+    Use - to read one garden from standard input.
+
+    Exit status: 0 when every input scored, 1 when any input was bad (each
+    bad input gets one line on stderr; the good ones are still scored).
+    """
+    scored: list[Scored] = []
+    failed = False
+    for source in sources:
+        name = "<stdin>" if source == "-" else source
+        try:
+            garden = load_garden(source, edition)
+        except NotationError as error:
+            where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
+            click.echo(f"{where}: {error.message}", err=True)
+            failed = True
+            continue
+        except OSError as error:
+            click.echo(f"{name}: cannot read ({error.strerror})", err=True)
+            failed = True
+            continue
+        result = Scored(name, garden, score(garden, edition))
+        for problem in garden.problems(edition):
+            click.echo(f"{name}: warning: {problem}", err=True)
+        scored.append(result)
+        if as_json:
+            click.echo(json.dumps(to_json(result), separators=(", ", ": ")))
+        else:
+            click.echo(breakdown(result))
+    if not as_json and len(scored) > 1:
+        click.echo(ranking(scored))
+    if failed:
+        sys.exit(1)
+
+
+def to_json(result: Scored) -> dict[str, object]:
+    card = result.card
+    return {
+        "source": result.source,
+        "player": result.garden.metadata.get("player"),
+        "total": card.total,
+        "categories": dict(card.categories),
+        "details": card.details(),
+    }
+
+
+def breakdown(result: Scored) -> str:
+    """The per-garden table a player checks against the paper sheet."""
+    card = result.card
+    title = result.source + (f" — {result.garden.metadata['player']}" if "player" in result.garden.metadata else "")
+    lines = [title]
+    explain = _explanations(card)
+    for category in CATEGORIES:
+        lines.append(f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   {explain[category]}".rstrip())
+    lines.append("  " + "─" * 21)
+    lines.append(f"  {'Total':<17}{card.total:>4}")
+    return "\n".join(lines) + "\n"
+
+
+def _explanations(card: ScoreCard) -> dict[str, str]:
+    def plots(ps: object) -> str:
+        return " ".join(plot_name(p) for p in sorted(ps))  # type: ignore[call-overload]
+
+    patches = []
+    enclosed = []
+    for patch in card.patches:
+        name = f"{patch.colour} {'-'.join(plot_name(p) for p in sorted(patch.plots))}"
+        if patch.enclosure:
+            patches.append(f"{name} (enclosed)")
+            enclosed.append(f"{name} in the ring around {plots(patch.enclosure.plots)}")
+        else:
+            patches.append(f"{name} (open: {patch.why_open})")
+    features = []
+    for item in card.features:
+        counted = f": {', '.join(item.counted)}" if item.counted else ""
+        features.append(f"{item.name} {plot_name(item.plot)} {item.points}{counted}")
+    return {
+        "flowers": plots(card.flowers),
+        "patches": "; ".join(patches),
+        "enclosed": "; ".join(enclosed),
+        "butterflies": plots(card.butterflies),
+        "critters": ", ".join(f"{i.name} {plot_name(i.plot)} {i.points}" for i in card.critters),
+        "features": "; ".join(features),
+        "unique_features": ", ".join(item.name for item in _first_of_each(card)),
+    }
+
+
+def _first_of_each(card: ScoreCard) -> list:  # type: ignore[type-arg]
+    seen: dict[str, object] = {}
+    for item in card.features:
+        seen.setdefault(item.code, item)
+    return [seen[code] for code in card.unique_features]
+
+
+def ranking(scored: list[Scored]) -> str:
+    """A ranking table for a game night (ties share a place)."""
+    ordered = sorted(scored, key=lambda s: -s.card.total)
+    width = max(len(s.player) for s in ordered)
+    lines = ["Ranking"]
+    place = 0
+    for index, result in enumerate(ordered):
+        if index == 0 or result.card.total != ordered[index - 1].card.total:
+            place = index + 1
+        lines.append(f"  {place:>2}. {result.player:<{width}}  {result.card.total:>4}   {result.source}")
+    return "\n".join(lines)

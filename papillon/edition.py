@@ -1,0 +1,466 @@
+"""Editions: the rules of the game as data.
+
+The standard edition lives in ``editions/standard.toml``.  A player's edition
+file uses the same keys; :func:`load_edition` merges it over the standard one
+(tables merge key by key, any other value replaces ours) and checks every key,
+so a typo gets an error that names it instead of being ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from papillon.errors import EditionError
+from papillon.grid import Plot, parse_plot
+
+COLOURS: dict[str, str] = {"R": "red", "B": "blue", "Y": "yellow", "P": "purple"}
+"""Flower colour codes of the notation and their names."""
+
+COLOUR_NAMES = tuple(COLOURS.values())
+
+SCORE_COUNTS = (
+    "distinct_adjacent",
+    "adjacent_critters",
+    "adjacent_flowers",
+    "adjacent_fields",
+    "adjacent_brambles",
+    "adjacent_butterflies",
+    "patch_colours",
+    "flowers_with_butterfly",
+    "flowers",
+    "patches",
+    "enclosed_patches",
+    "butterflies",
+    "brambles",
+    "fields",
+)
+"""What a feature's end-game ``score.count`` may count (docs/EDITIONS.md)."""
+
+COLOUR_FILTERED_COUNTS = ("adjacent_flowers", "flowers_with_butterfly", "flowers", "patches")
+
+EFFECT_ACTIONS = ("brick", "field", "fill", "move", "fill_or_move", "stamp_any", "critter_fill")
+"""What a feature's ``on_place`` or a gnome bonus may do."""
+
+EFFECT_PER = ("adjacent_fields", "adjacent_patches", "rows_with_flowers")
+"""What an effect may be repeated for."""
+
+CARD_CENTRES = ("stamp", "move", "field_move")
+CARD_CORNERS = ("feature", "brick", "fill")
+DIE_EXTRAS = ("field", "fill", "bramble")
+TRACK_ICONS = ("", "stamp", "caterpillar", "gnome", "stamp_any")
+FEATURE_TYPES = ("A", "B", "C", "D")
+
+
+@dataclass(frozen=True)
+class Critter:
+    code: str
+    name: str
+    points: int
+    ladder: int
+    """Bubbles on its Fill-sheet ladder; filling the top one gains the critter."""
+
+
+@dataclass(frozen=True)
+class FeatureScore:
+    count: str
+    points: int
+    max: int | None = None
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    action: str
+    count: int = 1
+    per: str | None = None
+
+
+@dataclass(frozen=True)
+class Feature:
+    code: str
+    name: str
+    type: str
+    score: FeatureScore | None = None
+    on_place: tuple[Effect, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rules:
+    starting_fields: tuple[Plot, ...]
+    border_encloses: bool
+    adjacency: str
+    butterfly_diagonal: bool
+    butterfly_steps: int
+    patch_min: int
+    rounds: int
+    bonus_rounds: tuple[int, ...]
+    corner_bricks: int
+    centre_fields: int
+
+
+@dataclass(frozen=True)
+class Scoring:
+    flower: int
+    patch: int
+    enclosed: int
+    butterfly: int
+    unique_feature: int
+
+
+@dataclass(frozen=True)
+class Card:
+    centre: str
+    corner: str
+    colour: str | None = None
+
+
+@dataclass(frozen=True)
+class DieFace:
+    caterpillars: int
+    extra: str | None = None
+
+
+@dataclass(frozen=True)
+class FillSheet:
+    flower_track: tuple[str, ...]
+    rondel: tuple[str, ...]
+    caterpillar_track: int
+    caterpillar_gnome_spaces: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Edition:
+    """Everything the rules leave to data.  Build one with :func:`load_edition`."""
+
+    name: str
+    rules: Rules
+    scoring: Scoring
+    critters: Mapping[str, Critter]
+    features: Mapping[str, Feature]
+    display: Mapping[str, int | str]
+    decks: int
+    deck_size: int
+    cards: tuple[Card, ...]
+    dice: int
+    die_faces: tuple[DieFace, ...]
+    fill: FillSheet
+    gnome: tuple[Effect, ...]
+    data: Mapping[str, Any] = field(repr=False)
+    """The merged raw data, as written in a game log."""
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the rules, so a game log can tell editions apart."""
+        text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    @property
+    def occupant_codes(self) -> tuple[str, ...]:
+        """Every critter and feature code, critters first."""
+        return tuple(self.critters) + tuple(self.features)
+
+    def is_critter(self, code: str | None) -> bool:
+        return code in self.critters
+
+    def is_feature(self, code: str | None) -> bool:
+        return code in self.features
+
+    def occupant_name(self, code: str) -> str:
+        thing = self.critters.get(code) or self.features.get(code)
+        return thing.name if thing else code
+
+
+def standard_edition() -> Edition:
+    """The standard edition bundled with papillon."""
+    return _load_cached(None)
+
+
+def load_edition(path: str | Path | None = None) -> Edition:
+    """The standard edition with the corrections of the TOML file ``path`` merged in."""
+    if path is None:
+        return standard_edition()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise EditionError(f"{path}: cannot read edition file ({error.strerror})") from None
+    except UnicodeDecodeError:
+        raise EditionError(f"{path}: not a text file (expected TOML in UTF-8)") from None
+    return edition_from_toml(text, source=str(path))
+
+
+def edition_from_toml(text: str, source: str = "<edition>") -> Edition:
+    """The standard edition with the TOML ``text`` merged over it."""
+    try:
+        overrides = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise EditionError(f"{source}: not valid TOML: {error}") from None
+    merged = _merge(_standard_data(), overrides)
+    return _build(merged, source)
+
+
+@cache
+def _load_cached(_: None) -> Edition:
+    return _build(_standard_data(), "standard edition")
+
+
+def _standard_data() -> dict[str, Any]:
+    text = resources.files("papillon.editions").joinpath("standard.toml").read_text(encoding="utf-8")
+    return tomllib.loads(text)
+
+
+def _merge(base: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in extra.items():
+        if isinstance(value, Mapping) and isinstance(merged.get(key), Mapping):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+class _Reader:
+    """Reads one table of edition data, naming the full key in every error."""
+
+    def __init__(self, data: Any, path: str, source: str) -> None:
+        if not isinstance(data, Mapping):
+            raise EditionError(f"{source}: {path or 'edition'}: expected a table, got {_kind(data)}")
+        self.data = data
+        self.path = path
+        self.source = source
+        self.used: set[str] = set()
+
+    def key(self, name: str) -> str:
+        return f"{self.path}.{name}" if self.path else name
+
+    def error(self, name: str, message: str) -> EditionError:
+        return EditionError(f"{self.source}: {self.key(name)}: {message}")
+
+    def get(self, name: str, kind: type | tuple[type, ...], default: Any = ...) -> Any:
+        self.used.add(name)
+        if name not in self.data:
+            if default is ...:
+                raise self.error(name, "missing")
+            return default
+        value = self.data[name]
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        # bool is an int in Python; an edition's integers must not be true/false.
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            expected = " or ".join(_TYPE_NAMES[k] for k in kinds)
+            raise self.error(name, f"expected {expected}, got {_kind(value)}")
+        return value
+
+    def int(self, name: str, low: int = 0, high: int = 1000, default: Any = ...) -> int:
+        value = self.get(name, int, default)
+        if value is not None and not low <= value <= high:
+            raise self.error(name, f"expected a whole number from {low} to {high}, got {value}")
+        return int(value)
+
+    def choice(self, name: str, options: tuple[str, ...], default: Any = ...) -> Any:
+        value = self.get(name, str, default)
+        if value is not None and value not in options:
+            listed = ", ".join(repr(o) for o in options)
+            raise self.error(name, f"expected one of {listed}, got {value!r}")
+        return value
+
+    def table(self, name: str) -> _Reader:
+        self.used.add(name)
+        if name not in self.data:
+            raise self.error(name, "missing")
+        return _Reader(self.data[name], self.key(name), self.source)
+
+    def items(self, name: str) -> list[_Reader]:
+        values = self.get(name, list)
+        return [_Reader(v, f"{self.key(name)}[{i}]", self.source) for i, v in enumerate(values)]
+
+    def done(self) -> None:
+        unknown = sorted(set(self.data) - self.used)
+        if unknown:
+            raise self.error(unknown[0], "unknown key")
+
+
+_TYPE_NAMES = {int: "a whole number", str: "a string", bool: "true or false", list: "a list", dict: "a table"}
+
+
+def _kind(value: Any) -> str:
+    for kind, name in _TYPE_NAMES.items():
+        if isinstance(value, bool):
+            return "true or false"
+        if isinstance(value, kind):
+            return name
+    return type(value).__name__
+
+
+def _build(data: dict[str, Any], source: str) -> Edition:
+    top = _Reader(data, "", source)
+    name = top.table("edition").get("name", str, "custom")
+    rules = _rules(top.table("rules"))
+    edition = Edition(
+        name=name,
+        rules=rules,
+        scoring=_scoring(top.table("scoring")),
+        critters=_critters(top.table("critters")),
+        features=_features(top.table("features")),
+        display=_display(top.table("display")),
+        **_cards(top.table("cards")),
+        **_dice(top.table("dice")),
+        fill=_fill(top.table("fill")),
+        gnome=_gnome(top.table("gnome")),
+        data=data,
+    )
+    top.done()
+    clash = set(edition.critters) & set(edition.features)
+    if clash:
+        raise EditionError(f"{source}: code {sorted(clash)[0]!r} is both a critter and a feature")
+    return edition
+
+
+def _rules(r: _Reader) -> Rules:
+    fields: list[Plot] = []
+    for i, name in enumerate(r.get("starting_fields", list)):
+        try:
+            fields.append(parse_plot(str(name)))
+        except ValueError as error:
+            raise r.error(f"starting_fields[{i}]", str(error)) from None
+    if not 1 <= len(fields) <= 4 or len(set(fields)) != len(fields):
+        raise r.error("starting_fields", "expected 1 to 4 different plots")
+    rounds = r.int("rounds", 1, 100)
+    bonus = tuple(r.get("bonus_rounds", list))
+    if any(isinstance(b, bool) or not isinstance(b, int) or not 1 <= b <= rounds for b in bonus):
+        raise r.error("bonus_rounds", f"expected round numbers from 1 to {rounds}")
+    rules = Rules(
+        starting_fields=tuple(fields),
+        border_encloses=r.get("border_encloses", bool),
+        adjacency=r.choice("adjacency", ("orthogonal", "king")),
+        butterfly_diagonal=r.get("butterfly_diagonal", bool),
+        butterfly_steps=r.int("butterfly_steps", 1, 4),
+        patch_min=r.int("patch_min", 2, 25),
+        rounds=rounds,
+        bonus_rounds=bonus,
+        corner_bricks=r.int("corner_bricks", 0, 40),
+        centre_fields=r.int("centre_fields", 0, 25),
+    )
+    r.done()
+    return rules
+
+
+def _scoring(r: _Reader) -> Scoring:
+    scoring = Scoring(*(r.int(k, 0, 100) for k in ("flower", "patch", "enclosed", "butterfly", "unique_feature")))
+    r.done()
+    return scoring
+
+
+def _check_code(r: _Reader, code: str) -> None:
+    if not (len(code) == 2 and code.isascii() and code.isalpha() and code.islower()):
+        raise r.error(code, "a critter or feature code is two lower-case letters")
+
+
+def _critters(r: _Reader) -> dict[str, Critter]:
+    critters = {}
+    for code in r.data:
+        _check_code(r, code)
+        c = r.table(code)
+        critters[code] = Critter(code, c.get("name", str), c.int("points", 0, 100), c.int("ladder", 1, 20))
+        c.done()
+    return critters
+
+
+def _features(r: _Reader) -> dict[str, Feature]:
+    features = {}
+    for code in r.data:
+        _check_code(r, code)
+        f = r.table(code)
+        score = None
+        if "score" in f.data:
+            s = f.table("score")
+            count = s.choice("count", SCORE_COUNTS)
+            colour = s.choice("colour", COLOUR_NAMES, None)
+            if colour is not None and count not in COLOUR_FILTERED_COUNTS:
+                raise s.error("colour", f"only {', '.join(COLOUR_FILTERED_COUNTS)} take a colour")
+            score = FeatureScore(count, s.int("points", 0, 100), s.int("max", 0, 1000, None), colour)
+            s.done()
+        on_place = tuple(_effect(e) for e in f.items("on_place")) if "on_place" in f.data else ()
+        features[code] = Feature(code, f.get("name", str), f.choice("type", FEATURE_TYPES), score, on_place)
+        f.done()
+    return features
+
+
+def _effect(r: _Reader) -> Effect:
+    effect = Effect(r.choice("action", EFFECT_ACTIONS), r.int("count", 1, 40, 1), r.choice("per", EFFECT_PER, None))
+    r.done()
+    return effect
+
+
+def _gnome(r: _Reader) -> tuple[Effect, ...]:
+    options = tuple(_effect(e) for e in r.items("options"))
+    if not options:
+        raise r.error("options", "expected at least one gnome bonus")
+    r.done()
+    return options
+
+
+def _display(r: _Reader) -> dict[str, int | str]:
+    display: dict[str, int | str] = {}
+    for kind in FEATURE_TYPES:
+        value = r.get(kind, (int, str), 0)
+        if value != "all" and not (isinstance(value, int) and 0 <= value <= 20):
+            raise r.error(kind, f"expected \"all\" or a number of tiles, got {value!r}")
+        display[kind] = value
+    r.done()
+    return display
+
+
+def _cards(r: _Reader) -> dict[str, Any]:
+    decks, deck_size = r.int("decks", 1, 6), r.int("deck_size", 1, 100)
+    cards: list[Card] = []
+    for c in r.items("mix"):
+        centre = c.choice("centre", CARD_CENTRES)
+        colour = c.choice("colour", COLOUR_NAMES, None)
+        if (centre == "stamp") != (colour is not None):
+            raise c.error("colour", "a stamp card needs a colour, and only a stamp card has one")
+        card = Card(centre, c.choice("corner", CARD_CORNERS), colour)
+        cards.extend([card] * c.int("count", 1, 100, 1))
+        c.done()
+    if len(cards) < decks * deck_size:
+        raise r.error("mix", f"{len(cards)} cards cannot fill {decks} decks of {deck_size}")
+    r.done()
+    return {"decks": decks, "deck_size": deck_size, "cards": tuple(cards)}
+
+
+def _dice(r: _Reader) -> dict[str, Any]:
+    faces = []
+    for f in r.items("faces"):
+        faces.append(DieFace(f.int("caterpillars", 0, 10), f.choice("extra", DIE_EXTRAS, None)))
+        f.done()
+    if not faces:
+        raise r.error("faces", "a die needs at least one face")
+    dice = r.int("count", 1, 6)
+    r.done()
+    return {"dice": dice, "die_faces": tuple(faces)}
+
+
+def _fill(r: _Reader) -> FillSheet:
+    def icons(name: str) -> tuple[str, ...]:
+        values = tuple(r.get(name, list))
+        for i, icon in enumerate(values):
+            if icon not in TRACK_ICONS:
+                raise r.error(f"{name}[{i}]", f"expected one of {', '.join(repr(t) for t in TRACK_ICONS)}, got {icon!r}")
+        if not values:
+            raise r.error(name, "expected at least one bubble")
+        return values
+
+    track = r.int("caterpillar_track", 1, 100)
+    gnome_spaces = tuple(r.get("caterpillar_gnome_spaces", list))
+    if any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= track for s in gnome_spaces):
+        raise r.error("caterpillar_gnome_spaces", f"expected space numbers from 1 to {track}")
+    sheet = FillSheet(icons("flower_track"), icons("rondel"), track, gnome_spaces)
+    r.done()
+    return sheet

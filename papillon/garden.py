@@ -1,0 +1,268 @@
+"""The garden: an immutable value holding a sheet's 25 plots, bricks and butterflies."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import Enum
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from papillon.edition import COLOURS, Edition, standard_edition
+from papillon.grid import EDGES, PLOTS, SYMMETRIES, Edge, Plot, plot_name, transform_edge
+
+if TYPE_CHECKING:
+    from papillon.score import ScoreCard
+
+
+class Ground(Enum):
+    """What a plot is: RULES.md §1.2."""
+
+    EMPTY = "empty"
+    FLOWER = "flower"
+    FIELD = "field"
+    BRAMBLE = "bramble"
+
+
+_COLOUR_CODES = {name: code for code, name in COLOURS.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """The content of one plot.
+
+    ``colour`` belongs to flowers and ``occupant`` (a two-letter critter or
+    feature code) to fields; a cell that breaks this can be built but is
+    reported by :meth:`Garden.problems`.
+    """
+
+    ground: Ground
+    colour: str | None = None
+    occupant: str | None = None
+
+    @staticmethod
+    @cache
+    def parse(code: str) -> Cell:
+        """The cell written ``code`` in the notation (without the ``*``).
+
+        >>> Cell.parse("R")
+        Cell(ground=<Ground.FLOWER: 'flower'>, colour='red', occupant=None)
+        """
+        if code in COLOURS:
+            return Cell(Ground.FLOWER, colour=COLOURS[code])
+        if code in _SIMPLE:
+            return _SIMPLE[code]
+        if len(code) == 2 and code.isascii() and code.isalpha() and code.islower():
+            return Cell(Ground.FIELD, occupant=code)
+        raise ValueError(f"not a plot code: {code!r}")
+
+    @property
+    def code(self) -> str:
+        """The notation code of this cell (``'?'`` for an impossible cell)."""
+        if self.ground is Ground.FLOWER:
+            return _COLOUR_CODES.get(self.colour or "", "?")
+        if self.ground is Ground.FIELD and self.occupant:
+            return self.occupant
+        return {Ground.EMPTY: ".", Ground.FIELD: "F", Ground.BRAMBLE: "X"}[self.ground]
+
+    @property
+    def is_field(self) -> bool:
+        return self.ground is Ground.FIELD
+
+    @property
+    def is_flower(self) -> bool:
+        return self.ground is Ground.FLOWER
+
+    @property
+    def is_empty(self) -> bool:
+        return self.ground is Ground.EMPTY
+
+
+EMPTY = Cell(Ground.EMPTY)
+FIELD = Cell(Ground.FIELD)
+BRAMBLE = Cell(Ground.BRAMBLE)
+_SIMPLE = {".": EMPTY, "F": FIELD, "X": BRAMBLE}
+
+
+def flower(colour: str) -> Cell:
+    """A flower cell of the colour named ``colour`` (``'red'``) or coded (``'R'``)."""
+    return Cell.parse(_COLOUR_CODES.get(colour, colour))
+
+
+@dataclass(frozen=True)
+class Garden:
+    """One Garden sheet.
+
+    ``cells[p]`` is the content of plot ``p`` (see :mod:`papillon.grid`);
+    ``bricks`` the brick edges drawn; ``butterflies`` the plots whose
+    butterfly space is filled; ``meta`` the notation's metadata in order.
+    "Changing" a garden makes a new one (:meth:`with_cell` and friends).
+    """
+
+    cells: tuple[Cell, ...]
+    bricks: frozenset[Edge] = frozenset()
+    butterflies: frozenset[Plot] = frozenset()
+    meta: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != len(PLOTS) or not all(isinstance(c, Cell) for c in self.cells):
+            raise ValueError(f"a garden has {len(PLOTS)} cells")
+        if not all(isinstance(e, Edge) and e in _EDGE_SET for e in self.bricks):
+            raise ValueError("bricks must be interior edges of the garden")
+        if not all(isinstance(p, int) and 0 <= p < len(PLOTS) for p in self.butterflies):
+            raise ValueError("butterflies must be plots 0..24")
+        for key, value in self.meta:
+            _check_meta(key, value)
+
+    # -- named constructors -------------------------------------------------
+
+    @classmethod
+    def empty(cls, starting_fields: Iterable[Plot] | None = None, edition: Edition | None = None) -> Garden:
+        """A blank sheet: empty plots but the starting fields (the edition's by default)."""
+        if starting_fields is None:
+            starting_fields = (edition or standard_edition()).rules.starting_fields
+        fields = set(starting_fields)
+        return cls(tuple(FIELD if p in fields else EMPTY for p in PLOTS))
+
+    @classmethod
+    def from_codes(
+        cls,
+        rows: Iterable[Iterable[str]],
+        bricks: Iterable[str | Edge] = (),
+        meta: Mapping[str, str] | None = None,
+    ) -> Garden:
+        """A garden from 5 rows of 5 notation codes (``'R*'`` = red, butterfly).
+
+        >>> Garden.from_codes([["R*"] + ["."] * 4] + [["."] * 5] * 4).butterflies
+        frozenset({0})
+        """
+        from papillon.grid import parse_edge
+
+        cells, butterflies = [], set()
+        for plot, code in enumerate(c for row in rows for c in row):
+            if code.endswith("*"):
+                butterflies.add(plot)
+                code = code[:-1]
+            cells.append(Cell.parse(code))
+        edges = frozenset(b if isinstance(b, Edge) else parse_edge(b) for b in bricks)
+        return cls(tuple(cells), edges, frozenset(butterflies), tuple((meta or {}).items()))
+
+    @classmethod
+    def from_notation(cls, text: str, edition: Edition | None = None) -> Garden:
+        """Parse ``.garden`` text (raises :class:`~papillon.errors.NotationError`)."""
+        from papillon.notation import parse
+
+        return parse(text, edition)
+
+    @classmethod
+    def from_json(cls, data: Any, edition: Edition | None = None) -> Garden:
+        """The garden of the JSON form (a parsed object, or its text)."""
+        from papillon.notation import from_json
+
+        return from_json(data, edition)
+
+    # -- views ------------------------------------------------------------------
+
+    def __getitem__(self, plot: Plot) -> Cell:
+        return self.cells[plot]
+
+    def to_notation(self) -> str:
+        """The canonical ``.garden`` text."""
+        from papillon.notation import format_garden
+
+        return format_garden(self)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form of NOTATION.md, as a ``dict``."""
+        from papillon.notation import to_json
+
+        return to_json(self)
+
+    def __str__(self) -> str:
+        return self.to_notation()
+
+    def __repr__(self) -> str:
+        return f"Garden.from_notation('''\\\n{self.to_notation()}''')"
+
+    @property
+    def metadata(self) -> dict[str, str]:
+        return dict(self.meta)
+
+    def plots_where(self, ground: Ground) -> tuple[Plot, ...]:
+        return tuple(p for p in PLOTS if self.cells[p].ground is ground)
+
+    def has_brick(self, edge: Edge) -> bool:
+        return edge in self.bricks
+
+    def score(self, edition: Edition | None = None) -> ScoreCard:
+        """Shorthand for :func:`papillon.score.score`."""
+        from papillon.score import score
+
+        return score(self, edition)
+
+    # -- "changes" (each returns a new garden) ----------------------------------
+
+    def with_cell(self, plot: Plot, cell: Cell) -> Garden:
+        cells = list(self.cells)
+        cells[plot] = cell
+        return replace(self, cells=tuple(cells))
+
+    def with_brick(self, edge: Edge) -> Garden:
+        return replace(self, bricks=self.bricks | {edge})
+
+    def with_butterfly(self, plot: Plot) -> Garden:
+        return replace(self, butterflies=self.butterflies | {plot})
+
+    def with_meta(self, **values: str) -> Garden:
+        meta = dict(self.meta)
+        meta.update(values)
+        return replace(self, meta=tuple(meta.items()))
+
+    def transformed(self, symmetry: str) -> Garden:
+        """The garden under one of the 8 symmetries of :data:`papillon.grid.SYMMETRIES`."""
+        table = SYMMETRIES[symmetry]
+        cells: list[Cell] = [EMPTY] * len(PLOTS)
+        for plot, cell in enumerate(self.cells):
+            cells[table[plot]] = cell
+        return replace(
+            self,
+            cells=tuple(cells),
+            bricks=frozenset(transform_edge(e, table) for e in self.bricks),
+            butterflies=frozenset(table[p] for p in self.butterflies),
+        )
+
+    # -- rule checks ----------------------------------------------------------------
+
+    def problems(self, edition: Edition | None = None) -> list[str]:
+        """States that parse but break the rules, one sentence each (empty if none)."""
+        edition = edition or standard_edition()
+        found = []
+        for plot, cell in enumerate(self.cells):
+            where = plot_name(plot)
+            occupant = cell.occupant
+            if cell.is_flower and cell.colour not in _COLOUR_CODES:
+                found.append(f"{where}: a flower needs one of the colours {', '.join(COLOURS.values())}")
+            if not cell.is_flower and cell.colour is not None:
+                found.append(f"{where}: only a flower has a colour, this plot is {cell.ground.value}")
+            if occupant is None:
+                continue
+            if edition.is_critter(occupant):
+                thing = f"a critter ({edition.occupant_name(occupant)})"
+            elif edition.is_feature(occupant):
+                thing = f"a feature ({edition.occupant_name(occupant)})"
+            else:
+                found.append(f"{where}: {occupant!r} is not a critter or feature of the {edition.name} edition")
+                continue
+            if not cell.is_field:
+                found.append(f"{where}: {thing} outside a field (the plot is {cell.ground.value})")
+        return found
+
+
+_EDGE_SET = frozenset(EDGES)
+
+
+def _check_meta(key: str, value: str) -> None:
+    if not (isinstance(key, str) and key[:1].isalpha() and key.isascii() and all(c.isalnum() or c in "_-" for c in key)):
+        raise ValueError(f"metadata key {key!r}: expected letters, digits, '_' or '-', starting with a letter")
+    if not isinstance(value, str) or "\n" in value or "#" in value or "\t" in value:
+        raise ValueError(f"metadata {key}: a value is one line without '#' or tabs")

@@ -1,0 +1,68 @@
+"""Shapely geometry of the garden: plot squares, brick segments, enclosures.
+
+Coordinates are grid units from :mod:`papillon.grid` (plot ``(col, row)`` is
+the unit square at ``(col, row)``, y down).  The renderer scales them to
+millimetres; nothing here knows about paper.
+
+An *enclosure* is a face of the brick drawing: shapely's ``polygonize`` of
+the brick segments (plus the border when the edition's ``border_encloses``
+is on).  The plots whose centres lie in a face are the plots that reach each
+other without crossing a brick, which is RULES.md §2.2's "region".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from shapely.geometry import Polygon, box
+
+from papillon.grid import EDGE_INDEX, EDGES, PLOTS, SIZE, Edge, Plot, plot_col, plot_row
+
+_SEGMENTS = shapely.linestrings(np.array([edge.segment() for edge in EDGES], dtype=float))
+_BORDER = shapely.linestrings(
+    np.array([((0, 0), (SIZE, 0)), ((SIZE, 0), (SIZE, SIZE)), ((SIZE, SIZE), (0, SIZE)), ((0, SIZE), (0, 0))], dtype=float)
+)
+_CENTRES_X = np.array([plot_col(p) + 0.5 for p in PLOTS])
+_CENTRES_Y = np.array([plot_row(p) + 0.5 for p in PLOTS])
+
+
+def plot_polygon(plot: Plot) -> Polygon:
+    """The unit square of a plot."""
+    col, row = plot_col(plot), plot_row(plot)
+    return box(col, row, col + 1, row + 1)
+
+
+def brick_lines(bricks: Iterable[Edge], border: bool = False) -> np.ndarray:
+    """The brick segments as an array of shapely LineStrings (with the border if asked)."""
+    lines = _SEGMENTS[[EDGE_INDEX[edge] for edge in sorted(bricks)]]
+    return np.concatenate([lines, _BORDER]) if border else lines
+
+
+@dataclass(frozen=True)
+class Enclosure:
+    """One face of the brick drawing and the plots inside it."""
+
+    polygon: Polygon
+    plots: frozenset[Plot]
+
+
+def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure, ...]:
+    """Every face of the brick drawing, with the plots whose centres it holds.
+
+    >>> from papillon.grid import parse_plot, EDGES
+    >>> ring = [e for e in EDGES if parse_plot("C3") in e]
+    >>> [sorted(e.plots) for e in enclosures(ring)]
+    [[12]]
+    """
+    lines = brick_lines(bricks, border)
+    if len(lines) < 4:  # a face needs at least four unit segments
+        return ()
+    faces = shapely.get_parts(shapely.polygonize(lines))
+    found = []
+    for face in faces:
+        inside = shapely.contains_xy(face, _CENTRES_X, _CENTRES_Y)
+        found.append(Enclosure(face, frozenset(int(p) for p in np.flatnonzero(inside))))
+    return tuple(found)
