@@ -253,16 +253,17 @@ class _Reader:
         value = self.data[name]
         kinds = kind if isinstance(kind, tuple) else (kind,)
         # bool is an int in Python; an edition's integers must not be true/false.
-        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
             expected = " or ".join(_TYPE_NAMES[k] for k in kinds)
             raise self.error(name, f"expected {expected}, got {_kind(value)}")
         return value
 
-    def int(self, name: str, low: int = 0, high: int = 1000, default: Any = ...) -> int:
+    def int(self, name: str, low: int = 0, high: int = 1000, default: Any = ...) -> Any:
+        """A whole number in ``low..high`` (or ``default``, which may be None, when absent)."""
         value = self.get(name, int, default)
         if value is not None and not low <= value <= high:
             raise self.error(name, f"expected a whole number from {low} to {high}, got {value}")
-        return int(value)
+        return value
 
     def choice(self, name: str, options: tuple[str, ...], default: Any = ...) -> Any:
         value = self.get(name, str, default)
@@ -412,7 +413,7 @@ def _display(r: _Reader) -> dict[str, int | str]:
     for kind in FEATURE_TYPES:
         value = r.get(kind, (int, str), 0)
         if value != "all" and not (isinstance(value, int) and 0 <= value <= 20):
-            raise r.error(kind, f"expected \"all\" or a number of tiles, got {value!r}")
+            raise r.error(kind, f'expected "all" or a number of tiles, got {value!r}')
         display[kind] = value
     r.done()
     return display

@@ -22,8 +22,16 @@ from shapely.geometry import Polygon, box
 from papillon.grid import EDGE_INDEX, EDGES, PLOTS, SIZE, Edge, Plot, plot_col, plot_row
 
 _SEGMENTS = shapely.linestrings(np.array([edge.segment() for edge in EDGES], dtype=float))
+# The border in unit segments: polygonize needs a node wherever a brick meets it.
 _BORDER = shapely.linestrings(
-    np.array([((0, 0), (SIZE, 0)), ((SIZE, 0), (SIZE, SIZE)), ((SIZE, SIZE), (0, SIZE)), ((0, SIZE), (0, 0))], dtype=float)
+    np.array(
+        [
+            segment
+            for i in range(SIZE)
+            for segment in (((i, 0), (i + 1, 0)), ((i, SIZE), (i + 1, SIZE)), ((0, i), (0, i + 1)), ((SIZE, i), (SIZE, i + 1)))
+        ],
+        dtype=float,
+    )
 )
 _CENTRES_X = np.array([plot_col(p) + 0.5 for p in PLOTS])
 _CENTRES_Y = np.array([plot_row(p) + 0.5 for p in PLOTS])

@@ -104,7 +104,7 @@ def edge_between(p: Plot, q: Plot) -> Edge:
     a, b = min(p, q), max(p, q)
     same_row = plot_row(a) == plot_row(b) and b == a + 1
     same_col = b == a + SIZE
-    if not (same_row or same_col) or not (0 <= a and b < SIZE * SIZE):
+    if not (same_row or same_col) or not (a >= 0 and b < SIZE * SIZE):
         raise ValueError(f"{_safe_name(p)} and {_safe_name(q)} are not neighbours")
     return Edge(a, b)
 
@@ -154,11 +154,7 @@ def edge_below(plot: Plot) -> Edge | None:
 def _orthogonal(plot: Plot) -> tuple[Plot, ...]:
     col, row = plot_col(plot), plot_row(plot)
     steps = ((0, -1), (1, 0), (0, 1), (-1, 0))
-    return tuple(
-        plot_at(col + dc, row + dr)
-        for dc, dr in steps
-        if 0 <= col + dc < SIZE and 0 <= row + dr < SIZE
-    )
+    return tuple(plot_at(col + dc, row + dr) for dc, dr in steps if 0 <= col + dc < SIZE and 0 <= row + dr < SIZE)
 
 
 def _king(plot: Plot) -> tuple[Plot, ...]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from papillon.cli.common import edition_option
 from papillon.edition import Edition
 from papillon.errors import NotationError
 from papillon.garden import Garden
-from papillon.grid import plot_name
+from papillon.grid import Plot, plot_name
 from papillon.notation import load_text
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
 
@@ -112,8 +113,8 @@ def breakdown(result: Scored) -> str:
 
 
 def _explanations(card: ScoreCard) -> dict[str, str]:
-    def plots(ps: object) -> str:
-        return " ".join(plot_name(p) for p in sorted(ps))  # type: ignore[call-overload]
+    def plots(ps: Iterable[Plot]) -> str:
+        return " ".join(plot_name(p) for p in sorted(ps))
 
     patches = []
     enclosed = []
@@ -125,6 +126,7 @@ def _explanations(card: ScoreCard) -> dict[str, str]:
         else:
             patches.append(f"{name} (open: {patch.why_open})")
     features = []
+    feature_names = {item.code: item.name for item in card.features}
     for item in card.features:
         counted = f": {', '.join(item.counted)}" if item.counted else ""
         features.append(f"{item.name} {plot_name(item.plot)} {item.points}{counted}")
@@ -135,15 +137,8 @@ def _explanations(card: ScoreCard) -> dict[str, str]:
         "butterflies": plots(card.butterflies),
         "critters": ", ".join(f"{i.name} {plot_name(i.plot)} {i.points}" for i in card.critters),
         "features": "; ".join(features),
-        "unique_features": ", ".join(item.name for item in _first_of_each(card)),
+        "unique_features": ", ".join(feature_names[code] for code in card.unique_features),
     }
-
-
-def _first_of_each(card: ScoreCard) -> list:  # type: ignore[type-arg]
-    seen: dict[str, object] = {}
-    for item in card.features:
-        seen.setdefault(item.code, item)
-    return [seen[code] for code in card.unique_features]
 
 
 def ranking(scored: list[Scored]) -> str:

@@ -1,0 +1,19 @@
+"""The model is pure: importing it loads no PDF, image, CLI or vision library."""
+
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("reportlab", "PIL", "click", "cv2")
+
+
+def loaded_after_import(module: str) -> list[str]:
+    code = f"import sys, {module}; print(' '.join(m for m in {HEAVY!r} if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return result.stdout.split()
+
+
+@pytest.mark.parametrize("module", ["papillon", "papillon.score", "papillon.notation", "papillon.geometry", "papillon.edition"])
+def test_the_model_loads_no_heavy_library(module):
+    assert loaded_after_import(module) == []

@@ -1,0 +1,23 @@
+"""One style, enforced: ruff (lint and format) and mypy run as part of the tests."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_ruff_lint_and_format():
+    lint = run("ruff", "check", "papillon", "tests", "bench")
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    fmt = run("ruff", "format", "--check", "papillon", "tests", "bench")
+    assert fmt.returncode == 0, fmt.stdout + fmt.stderr
+
+
+def test_mypy():
+    result = run("mypy")
+    assert result.returncode == 0, result.stdout + result.stderr
