@@ -7,6 +7,7 @@ place that turns papillon's errors into a message and an exit code.
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any
 
 import click
@@ -33,6 +34,26 @@ class PapillonGroup(click.Group):
         module = importlib.import_module(f"papillon.cli.{COMMANDS[name]}")
         command: click.Command = module.command
         return command
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
+        kwargs["standalone_mode"] = False
+        try:
+            status = super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as error:
+            click.echo(error.ctx.get_help() if error.ctx else error.format_message())
+            sys.exit(0)
+        except click.UsageError as error:
+            path = error.ctx.command_path if error.ctx else "papillon"
+            click.echo(f"{path}: error: {error.format_message().rstrip('.')} (see '{path} --help')", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Aborted.", err=True)
+            sys.exit(1)
+        sys.exit(status if isinstance(status, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
