@@ -136,6 +136,21 @@ class FillSheet:
     caterpillar_gnome_spaces: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class Play:
+    """Readings of the round that the engine needs (``[play]``, docs/ENGINE.md)."""
+
+    round_bonus: tuple[Effect, ...] = ()
+    """The options of the round bonus of ``rules.bonus_rounds`` (one is chosen)."""
+    decline_gains: bool = True
+    """Whether a player may decline a gain (a stamp, field, brick, fill, move, feature)."""
+    die_order: str = "caterpillars_first"
+    """Whether a die's caterpillars or its extra icon resolve first."""
+
+
+DIE_ORDERS = ("caterpillars_first", "extra_first")
+
+
 @dataclass(frozen=True, eq=False)
 class Edition:
     """Everything the rules leave to data.  Build one with :func:`load_edition`."""
@@ -155,6 +170,8 @@ class Edition:
     gnome: tuple[Effect, ...]
     data: Mapping[str, Any] = field(repr=False)
     """The merged raw data, as written in a game log."""
+    play: Play = Play()
+    """How the engine plays a round (``[play]``); see docs/ENGINE.md."""
 
     @property
     def fingerprint(self) -> str:
@@ -314,8 +331,9 @@ def _build(data: dict[str, Any], source: str) -> Edition:
         **_cards(top.table("cards")),
         **_dice(top.table("dice")),
         fill=_fill(top.table("fill")),
-        gnome=_gnome(top.table("gnome")),
+        gnome=(gnome := _gnome(top.table("gnome"))),
         data=data,
+        play=_play(top.table("play"), gnome) if "play" in data else Play(round_bonus=gnome),
     )
     top.done()
     clash = set(edition.critters) & set(edition.features)
@@ -406,6 +424,21 @@ def _gnome(r: _Reader) -> tuple[Effect, ...]:
         raise r.error("options", "expected at least one gnome bonus")
     r.done()
     return options
+
+
+def _play(r: _Reader, gnome: tuple[Effect, ...]) -> Play:
+    bonus = r.get("round_bonus", (str, list), "gnome")
+    if isinstance(bonus, str):
+        if bonus != "gnome":
+            raise r.error("round_bonus", f"expected \"gnome\" or a list of effects, got {bonus!r}")
+        options = gnome
+    else:
+        options = tuple(_effect(e) for e in r.items("round_bonus"))
+        if not options:
+            raise r.error("round_bonus", "expected at least one option")
+    play = Play(options, r.get("decline_gains", bool, True), r.choice("die_order", DIE_ORDERS, "caterpillars_first"))
+    r.done()
+    return play
 
 
 def _display(r: _Reader) -> dict[str, int | str]:
