@@ -76,12 +76,15 @@ def test_json_form_is_scored_too(runner, tmp_path):
 
 def test_a_bad_input_is_named_and_the_good_ones_still_scored(runner, tmp_path):
     bad = tmp_path / "bad.garden"
-    bad.write_text(EXAMPLE.read_text().replace(" 3   .     lb*", " 3   .     zz*"))
+    text = EXAMPLE.read_text().replace(" 3   .     lb*", " 3   .     zz*")
+    bad.write_text(text)
+    line = text.splitlines().index(" 3   .     zz*   X   | Y     Y*") + 1
     result = runner.invoke(main, ["score", "--json", str(bad), str(EXAMPLE), str(tmp_path / "missing.garden")])
     assert result.exit_code == 1
     assert json.loads(result.stdout)["total"] == 22
     errors = result.stderr.splitlines()
-    assert errors[0].startswith(f"{bad}:11:12: B3: unknown plot code 'zz'")
+    # The exact notation messages are tested in test_notation.py; here: file, line, column, plot.
+    assert errors[0].startswith(f"{bad}:{line}:12: B3: ") and "'zz" in errors[0]
     assert errors[1] == f"{tmp_path / 'missing.garden'}: cannot read (No such file or directory)"
     assert "Traceback" not in result.output
 
