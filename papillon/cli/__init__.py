@@ -19,6 +19,7 @@ from papillon.errors import PapillonError
 COMMANDS = {
     "score": "score",
     "new": "new",
+    "format": "format",
 }
 
 

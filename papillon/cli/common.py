@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError
+from papillon.errors import EditionError, NotationError
+from papillon.files import write_atomic
+from papillon.garden import Garden
+from papillon.notation import load_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,3 +34,44 @@ def edition_option(function: F) -> F:
         callback=_edition_callback,
         help="A TOML file of rule corrections or extra tiles, merged over the standard edition.",
     )(function)
+
+
+def read_source(source: str) -> str:
+    """The text of a file, or of standard input for ``-``."""
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        return Path(source).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NotationError("not a text file (expected .garden notation or its JSON form)") from None
+
+
+def source_name(source: str) -> str:
+    return "<stdin>" if source == "-" else source
+
+
+def read_garden(source: str, edition: Edition) -> Garden | None:
+    """The garden in a file (notation or JSON); on a bad input, one line on stderr and None."""
+    name = source_name(source)
+    try:
+        garden = load_text(read_source(source), edition)
+    except NotationError as error:
+        where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
+        click.echo(f"{where}: {error.message}", err=True)
+        return None
+    except OSError as error:
+        click.echo(f"{name}: cannot read ({error.strerror})", err=True)
+        return None
+    for problem in garden.problems(edition):
+        click.echo(f"{name}: warning: {problem}", err=True)
+    return garden
+
+
+def write_output(output: str, data: str | bytes, force: bool) -> None:
+    """Write a command's output file atomically; a refusal or failure is a usage error."""
+    try:
+        write_atomic(output, data, force=force)
+    except FileExistsError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import click
 
-from papillon.cli.common import edition_option
+from papillon.cli.common import edition_option, write_output
 from papillon.edition import Edition
-from papillon.files import write_atomic
 from papillon.garden import Garden
 from papillon.grid import parse_plot
 
@@ -61,9 +60,4 @@ def command(
     if output is None:
         click.echo(text, nl=False)
         return
-    try:
-        write_atomic(output, text, force=force)
-    except FileExistsError as error:
-        raise click.UsageError(str(error)) from None
-    except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None
+    write_output(output, text, force)

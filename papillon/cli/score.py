@@ -10,12 +10,10 @@ from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option
+from papillon.cli.common import edition_option, read_garden, source_name
 from papillon.edition import Edition
-from papillon.errors import NotationError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
-from papillon.notation import load_text
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
 
 
@@ -28,21 +26,6 @@ class Scored:
     @property
     def player(self) -> str:
         return self.garden.metadata.get("player") or Path(self.source).stem
-
-
-def read_source(source: str) -> str:
-    """The text of a file, or of standard input for ``-``."""
-    if source == "-":
-        return sys.stdin.read()
-    try:
-        return Path(source).read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise NotationError("not a text file (expected .garden notation or its JSON form)") from None
-
-
-def load_garden(source: str, edition: Edition) -> Garden:
-    """The garden in a file (notation or JSON), or NotationError/OSError."""
-    return load_text(read_source(source), edition)
 
 
 @click.command(name="score")
@@ -62,21 +45,11 @@ def command(sources: tuple[str, ...], edition: Edition, as_json: bool) -> None:
     scored: list[Scored] = []
     failed = False
     for source in sources:
-        name = "<stdin>" if source == "-" else source
-        try:
-            garden = load_garden(source, edition)
-        except NotationError as error:
-            where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
-            click.echo(f"{where}: {error.message}", err=True)
+        garden = read_garden(source, edition)
+        if garden is None:
             failed = True
             continue
-        except OSError as error:
-            click.echo(f"{name}: cannot read ({error.strerror})", err=True)
-            failed = True
-            continue
-        result = Scored(name, garden, score(garden, edition))
-        for problem in garden.problems(edition):
-            click.echo(f"{name}: warning: {problem}", err=True)
+        result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
         if as_json:
             click.echo(json.dumps(to_json(result), separators=(", ", ": ")))
