@@ -9,7 +9,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.grid import EDGES, PLOTS, SYMMETRIES, Edge, Plot, plot_name, transform_edge
+from papillon.grid import EDGES, PLOTS, SYMMETRIES, Edge, Plot, parse_edge, plot_name, transform_edge
 
 if TYPE_CHECKING:
     from papillon.score import ScoreCard
@@ -136,8 +136,6 @@ class Garden:
         >>> Garden.from_codes([["R*"] + ["."] * 4] + [["."] * 5] * 4).butterflies
         frozenset({0})
         """
-        from papillon.grid import parse_edge
-
         cells, butterflies = [], set()
         for plot, code in enumerate(c for row in rows for c in row):
             if code.endswith("*"):
