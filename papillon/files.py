@@ -19,6 +19,8 @@ def write_atomic(path: str | Path, data: bytes | str, *, force: bool = True) -> 
     directory = path.parent if str(path.parent) else Path(".")
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
+        # mkstemp makes the file private (0600); an output file gets the usual umask mode.
+        os.fchmod(fd, 0o666 & ~_current_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
@@ -27,3 +29,9 @@ def write_atomic(path: str | Path, data: bytes | str, *, force: bool = True) -> 
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

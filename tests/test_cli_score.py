@@ -156,3 +156,14 @@ def test_python_dash_m_runs_the_cli():
 
     result = subprocess.run([sys.executable, "-m", "papillon", "score", str(EXAMPLE)], capture_output=True, text=True)
     assert result.returncode == 0 and "Total              22" in result.stdout
+
+
+def test_render_draws_one_picture_per_scored_garden(runner, tmp_path):
+    from PIL import Image
+
+    out = tmp_path / "pictures"
+    result = runner.invoke(main, ["score", "--render", str(out), str(EXAMPLE), "-"], input=EXAMPLE.read_text())
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == ["notation-example.png", "stdin.png"]
+    with Image.open(out / "notation-example.png") as picture:
+        assert picture.format == "PNG" and picture.width > 500

@@ -20,6 +20,8 @@ COMMANDS = {
     "score": "score",
     "new": "new",
     "format": "format",
+    "sheet": "sheet",
+    "render": "render",
 }
 
 

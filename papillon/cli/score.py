@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option, read_garden, source_name
+from papillon.cli.common import edition_option, read_garden, source_name, write_output
 from papillon.edition import Edition
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
@@ -32,7 +32,14 @@ class Scored:
 @click.argument("sources", nargs=-1, required=True, metavar="FILE... | -")
 @edition_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per input, one per line, in input order.")
-def command(sources: tuple[str, ...], edition: Edition, as_json: bool) -> None:
+@click.option(
+    "--render",
+    "render_dir",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Also draw each scored garden, with its scoring, as DIR/NAME.png (the directory is created).",
+)
+def command(sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None) -> None:
     """Score finished gardens written in .garden notation (or its JSON form).
 
     Prints each garden's breakdown (the patches and enclosures named by their
@@ -57,8 +64,30 @@ def command(sources: tuple[str, ...], edition: Edition, as_json: bool) -> None:
             click.echo(breakdown(result))
     if not as_json and len(scored) > 1:
         click.echo(ranking(scored))
+    if render_dir is not None:
+        for path in render_pictures(scored, Path(render_dir), edition):
+            click.echo(f"wrote {path}", err=True)
     if failed:
         sys.exit(1)
+
+
+def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> list[Path]:
+    """Draw every scored garden with its scoring into ``directory``; the paths written."""
+    from papillon.render import render_garden  # reportlab and pypdfium2 load only here
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.UsageError(f"cannot create {directory}: {error.strerror}") from None
+    written: list[Path] = []
+    for result in scored:
+        stem = "stdin" if result.source == "<stdin>" else Path(result.source).stem
+        path = directory / f"{stem}.png"
+        if path in written:  # two inputs with one name, from different folders
+            path = directory / f"{stem}-{len(written) + 1}.png"
+        write_output(str(path), render_garden(result.garden, score=result.card, edition=edition, fmt="png"), force=True)
+        written.append(path)
+    return written
 
 
 def to_json(result: Scored) -> dict[str, object]:

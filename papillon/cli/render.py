@@ -1,0 +1,79 @@
+"""``papillon render``: a picture of a filled garden (PNG or PDF), optionally with its scoring."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from papillon.cli.common import edition_option
+from papillon.edition import Edition
+from papillon.errors import NotationError
+from papillon.files import write_atomic
+from papillon.layout import PAPERS_MM, default_paper
+from papillon.notation import load_text
+from papillon.score import score as score_garden
+
+FORMATS = {".png": "png", ".pdf": "pdf"}
+
+
+@click.command(name="render")
+@click.argument("source", metavar="FILE.garden | -")
+@click.option("-o", "--output", required=True, metavar="OUT.png|OUT.pdf", help="The picture to write; its extension picks the format.")
+@click.option("--score", "with_score", is_flag=True, help="Overlay the scoring: patches outlined, enclosures shaded, points per category.")
+@click.option("--dpi", type=click.IntRange(30, 600), default=150, show_default=True, help="Resolution of a PNG.")
+@click.option("--mono", is_flag=True, help="Grayscale (every colour also carries its letter).")
+@click.option("--paper", type=click.Choice(sorted(PAPERS_MM), case_sensitive=False), help="Page size of a PDF  [default: from the locale].")
+@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
+@edition_option
+def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, paper: str | None, force: bool, edition: Edition) -> None:
+    """Draw a garden written in .garden notation (or its JSON form) on the Garden sheet.
+
+    \b
+    Examples:
+      papillon render sheets/examples/notation-example.garden -o garden.png
+      papillon render mine.garden --score -o mine-scored.pdf
+
+    Stamped flowers, bricks, fields with their critters and features, brambles
+    and butterflies are drawn where the printed sheet has them.  With --score
+    the enclosures are shaded, each patch outlined (solid when enclosed) and
+    the points of each category listed under the garden.
+    """
+    fmt = FORMATS.get(Path(output).suffix.lower())
+    if fmt is None:
+        raise click.BadParameter(f"{output}: expected a .png or .pdf file name", param_hint="'-o'")
+    target = Path(output)
+    if target.exists() and not force:
+        raise click.UsageError(f"{output} exists (use --force to overwrite it)")
+    if str(target.parent) and not target.parent.is_dir():
+        raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
+    name = "<stdin>" if source == "-" else source
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        garden = load_text(text, edition)
+    except NotationError as error:
+        where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
+        click.echo(f"{where}: {error.message}", err=True)
+        sys.exit(1)
+    except UnicodeDecodeError:
+        click.echo(f"{name}: not a text file (expected .garden notation or its JSON form)", err=True)
+        sys.exit(1)
+    except OSError as error:
+        raise click.BadParameter(f"cannot read {name} ({error.strerror})", param_hint="'FILE.garden'") from None
+    for problem in garden.problems(edition):
+        click.echo(f"{name}: warning: {problem}", err=True)
+
+    from papillon.render import render_garden
+
+    card = score_garden(garden, edition) if with_score else None
+    data = render_garden(
+        garden, score=card, edition=edition, fmt=fmt, dpi=dpi, mono=mono, paper=(paper or default_paper(os.environ)).lower()
+    )
+    try:
+        write_atomic(output, data, force=force)
+    except FileExistsError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None

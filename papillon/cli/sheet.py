@@ -1,0 +1,155 @@
+"""``papillon sheet``: printable Garden sheets, Fill sheets and score pads as one PDF."""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from papillon.edition import Edition, load_edition
+from papillon.errors import EditionError
+from papillon.files import write_atomic
+from papillon.grid import plot_name
+from papillon.layout import PAPERS_MM, default_paper, parse_starting_fields, random_starting_fields
+from papillon.render.spec import MAX_COPIES, SheetSpec, SheetSpecError, load_sheet_spec, parse_sides
+
+
+def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        return parse_starting_fields(value)
+    except ValueError as error:
+        raise click.BadParameter(f"{error} (like B4,D2)", ctx=ctx, param=param) from None
+
+
+def _sides(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    try:
+        return parse_sides(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+def _spec(ctx: click.Context, param: click.Parameter, value: str | None) -> SheetSpec:
+    if value is None:
+        return SheetSpec()
+    try:
+        return load_sheet_spec(value)
+    except SheetSpecError as error:
+        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+def _given(ctx: click.Context, name: str) -> bool:
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
+
+
+@click.command(name="sheet")
+@click.option("-o", "--output", required=True, metavar="OUT.pdf", help="The PDF to write ('-' for standard output).")
+@click.option("--force", is_flag=True, help="Overwrite OUT.pdf if it exists.")
+@click.option(
+    "--from", "spec", metavar="FILE.toml", callback=_spec, help="A saved sheet definition (sheets/*.toml); options given here win."
+)
+@click.option("--player", "players", multiple=True, metavar="NAME", help="A player's name; repeat for one set of sheets per player.")
+@click.option("--copies", type=click.IntRange(1, MAX_COPIES), default=1, show_default=True, help="How many sets to print (a pad).")
+@click.option("--sides", callback=_sides, metavar="garden,fill,score", help="What to print, in order  [default: garden,fill].")
+@click.option(
+    "--starting-fields", callback=_starting_fields, metavar="B4,D2", help="1 to 4 plots printed as fields (default: the edition's)."
+)
+@click.option("--random-start", is_flag=True, help="Draw 2 starting fields at random (with --seed, reproducibly).")
+@click.option("--seed", type=int, help="The seed of --random-start (recorded in the QR code).")
+@click.option("--paper", type=click.Choice(sorted(PAPERS_MM), case_sensitive=False), help="Paper size  [default: from the locale].")
+@click.option(
+    "--per-page", type=click.Choice(["1", "2"]), help="Sheets per page; 2 puts two scaled sheets on a landscape page with a cut line."
+)
+@click.option("--mono", is_flag=True, help="Grayscale and ink-saving (every colour also carries its letter).")
+@click.option("--edition", "edition_file", metavar="FILE", help="A TOML file of rule corrections merged over the standard edition.")
+def command(**options: Any) -> None:
+    """Print blank sheets: the Garden sheet (side A), the Fill sheet (side B) and a score pad.
+
+    \b
+    Examples:
+      papillon sheet -o sheets.pdf                       one garden + fill sheet
+      papillon sheet --player Ann --player Ben -o night.pdf --sides garden,fill,score
+      papillon sheet --copies 100 --mono -o pad.pdf      a 100-sheet pad
+      papillon sheet --random-start --seed 7 -o odd.pdf  reproducible random starting fields
+      papillon sheet --from sheets/family-night.toml -o night.pdf
+
+    Print at 100 % (actual size): the sheets fit both A4 and Letter unscaled,
+    and a 50 mm bar on the Garden sheet lets you check.  For double-sided
+    sheets keep the default side order (garden, fill) and flip on the long edge.
+    """
+    ctx = click.get_current_context()
+    spec: SheetSpec = options["spec"]
+
+    def pick(name: str, spec_value: Any, default: Any) -> Any:
+        if _given(ctx, name):
+            return options[name]
+        return default if spec_value is None else spec_value
+
+    players: tuple[str | None, ...] = pick("players", spec.players, ()) or (None,)
+    for name in players:
+        if name is not None and (not name.strip() or "\n" in name):
+            raise click.BadParameter("a name is one non-empty line", param_hint="'--player'")
+    copies = int(pick("copies", spec.copies, 1))
+    sides = pick("sides", spec.sides, ("garden", "fill"))
+    paper = str(pick("paper", spec.paper, None) or default_paper(os.environ)).lower()
+    per_page = int(pick("per_page", spec.per_page, 1))
+    mono = bool(pick("mono", spec.mono, False))
+    edition_file = pick("edition_file", spec.edition, None)
+    random_start = bool(pick("random_start", spec.random_start, False))
+    seed = pick("seed", spec.seed, None)
+    fields = pick("starting_fields", spec.starting_fields, None)
+    try:
+        edition: Edition = load_edition(edition_file)
+    except EditionError as error:
+        raise click.BadParameter(str(error), param_hint="'--edition'") from None
+    if _given(ctx, "random_start") and _given(ctx, "starting_fields"):
+        raise click.UsageError("--random-start and --starting-fields cannot be used together")
+    if _given(ctx, "starting_fields"):
+        random_start = False
+    elif random_start and not _given(ctx, "random_start") and spec.starting_fields is not None:
+        raise click.BadParameter("random_start and starting_fields cannot be used together", param_hint="'--from'")
+    if seed is not None and not random_start:
+        raise click.UsageError("--seed only applies to --random-start")
+    if random_start:
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        fields = random_starting_fields(seed, len(edition.rules.starting_fields))
+        click.echo(f"random start (seed {seed}): fields {','.join(plot_name(p) for p in fields)}", err=True)
+    output = options["output"]
+    if output != "-":
+        target = Path(output)
+        if target.exists() and not options["force"]:
+            raise click.UsageError(f"{output} exists (use --force to overwrite it)")
+        if not target.parent.is_dir() and str(target.parent):
+            raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
+
+    from papillon.render.pdf import sheets_pdf
+
+    pdf = sheets_pdf(
+        sides=sides,
+        players=players,
+        copies=copies,
+        starting_fields=fields,
+        seed=seed,
+        edition=edition,
+        paper=paper,
+        per_page=per_page,
+        mono=mono,
+    )
+    if output == "-":
+        sys.stdout.buffer.write(pdf)
+        return
+    try:
+        write_atomic(output, pdf, force=options["force"])
+    except FileExistsError as error:
+        raise click.UsageError(str(error)) from None
+    except OSError as error:
+        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None
