@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
@@ -113,6 +114,8 @@ class Garden:
             raise ValueError("butterflies must be plots 0..24")
         for key, value in self.meta:
             _check_meta(key, value)
+        if len({key for key, _ in self.meta}) != len(self.meta):
+            raise ValueError("metadata keys must be different")
 
     # -- named constructors -------------------------------------------------
 
@@ -180,7 +183,11 @@ class Garden:
         return self.to_notation()
 
     def __repr__(self) -> str:
-        return f"Garden.from_notation('''\\\n{self.to_notation()}''')"
+        # The notation as a literal to paste back: readable lines where Python allows it.
+        text = self.to_notation()
+        if "\\" in text or "'''" in text:
+            return f"Garden.from_notation({text!r})"
+        return f"Garden.from_notation('''\\\n{text}''')"
 
     @property
     def metadata(self) -> dict[str, str]:
@@ -260,7 +267,13 @@ _EDGE_SET = frozenset(EDGES)
 
 
 def _check_meta(key: str, value: str) -> None:
+    """Refuse metadata the notation could not write back exactly."""
     if not (isinstance(key, str) and key[:1].isalpha() and key.isascii() and all(c.isalnum() or c in "_-" for c in key)):
         raise ValueError(f"metadata key {key!r}: expected letters, digits, '_' or '-', starting with a letter")
-    if not isinstance(value, str) or "\n" in value or "#" in value or "\t" in value:
-        raise ValueError(f"metadata {key}: a value is one line without '#' or tabs")
+    if not isinstance(value, str) or value != value.strip(" ") or "#" in value or any(_is_control(c) for c in value):
+        raise ValueError(f"metadata {key}: a value is one line without '#', control characters or surrounding spaces")
+
+
+def _is_control(char: str) -> bool:
+    # Line and paragraph separators end a line for some readers; other control characters have no place in one.
+    return unicodedata.category(char) in ("Cc", "Zl", "Zp")

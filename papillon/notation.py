@@ -1,9 +1,19 @@
-"""The ``.garden`` text notation and its JSON form (``../shared/NOTATION.md``).
+r"""The ``.garden`` text notation and its JSON form (``../shared/NOTATION.md``).
 
 :func:`format_garden` writes the canonical text; :func:`parse` reads it back
 strictly: it checks the whole text before building anything, and every
 mistake is a :class:`~papillon.errors.NotationError` naming the line, the
 column (both from 1, as editors count) and what was expected.
+
+Positions in errors: every line of the input counts, comments and blank lines
+too (``\n``, ``\r\n`` or a lone ``\r`` ends a line); the column points at what
+was found wrong, or, when something is missing, at where it should be.
+Messages say what was expected, then what was found:
+
+>>> parse("papillon garden v2\n")
+Traceback (most recent call last):
+...
+papillon.errors.NotationError: line 1, column 17: expected version 'v1', found 'v2': this papillon reads 'papillon garden v1'
 """
 
 from __future__ import annotations
@@ -14,7 +24,7 @@ from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import NotationError
-from papillon.garden import Cell, Garden
+from papillon.garden import Garden
 from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
 HEADER = "papillon garden v1"
@@ -37,7 +47,7 @@ def edge_column(k: int) -> int:
 
 
 CELL_WIDTH = 3
-_META = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\s*:(.*)")
+_META = re.compile(r"([A-Za-z][A-Za-z0-9_-]*) *:(.*)")
 _VERSION = re.compile(r"papillon\s+garden\s+v(\S+)")
 
 
@@ -47,7 +57,7 @@ _VERSION = re.compile(r"papillon\s+garden\s+v(\S+)")
 def format_garden(garden: Garden) -> str:
     """The canonical notation of ``garden``: ``parse(format_garden(g)) == g``."""
     lines = [HEADER]
-    lines += [f"{key}: {value}".rstrip() for key, value in garden.meta]
+    lines += [f"{key}: {value}".rstrip(" ") for key, value in garden.meta]  # only spaces: parse strips no other
     lines += ["", COLUMN_HEADER]
     for row in range(SIZE):
         line = list(f"{row + 1:>2}".ljust(cell_column(SIZE)))
@@ -74,210 +84,329 @@ def format_garden(garden: Garden) -> str:
 
 # --------------------------------------------------------------------------- reading
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Characters an editor shows as a line break, as a box or not at all (the tab has its
+# own message).  Python's str.splitlines() would break lines at some of them and shift
+# every line number after, so they are refused with their position instead.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029]")
+_NOT_CODE = " |"  # what ends a code token in a cell line
+
 
 class _Line:
-    """One line of input with its number (from 1) and comment removed."""
+    """One line of input: its number (from 1) and its text without the comment."""
 
     def __init__(self, number: int, raw: str) -> None:
         self.number = number
-        self.text = raw.split("#", 1)[0].rstrip()
+        self.text = raw.split("#", 1)[0].rstrip(" ")
 
-    def error(self, message: str, column0: int | None = None) -> NotationError:
-        return NotationError(message, self.number, None if column0 is None else column0 + 1)
+    def error(self, message: str, column0: int) -> NotationError:
+        """An error at ``column0`` (counted from 0, as in NOTATION.md; reported from 1)."""
+        return NotationError(message, self.number, column0 + 1)
 
     def at(self, start: int, stop: int) -> str:
+        """Columns ``start`` to ``stop - 1``, padded with spaces past the end of the line."""
         return self.text[start:stop].ljust(stop - start)
+
+    def char(self, column0: int) -> str:
+        return self.at(column0, column0 + 1)
+
+    def token(self, start: int, stop_chars: str = _NOT_CODE) -> str:
+        """The run of characters from ``start`` up to any white space (or another stop character)."""
+        end = start
+        while end < len(self.text) and self.text[end] not in stop_chars and not self.text[end].isspace():
+            end += 1
+        return self.text[start:end]
+
+    @property
+    def indent(self) -> int:
+        """Column (from 0) of the first character that is not a space."""
+        return len(self.text) - len(self.text.lstrip(" "))
 
 
 def parse(text: str, edition: Edition | None = None) -> Garden:
     """The garden written in ``text``; raises NotationError on the first mistake.
 
     Critter and feature codes must belong to ``edition`` (standard by default).
+    The whole text is checked before the garden is built.
     """
     edition = edition or standard_edition()
-    lines = _lines(text)
+    lines, end = _lines(text)
     if not lines:
-        raise NotationError(f"empty input: expected the first line {HEADER!r}", 1, 1)
+        raise NotationError(f"expected the first line {HEADER!r}, found the end of the input", *end)
     _check_header(lines[0])
-    index, meta = _read_meta(lines)
-    header = lines[index]
-    _check_column_header(header)
-    index += 1
+    index, meta = _read_meta(lines, end)
+    index += 1  # past the column header
 
-    codes: list[str] = []
+    codes: list[list[str]] = []
     bricks: set[Edge] = set()
-    seen_rows: set[int] = set()
-    last = header
     for row in range(SIZE):
+        name = row + 1
         if index >= len(lines):
-            raise NotationError(f"missing row {row + 1}: a garden has rows 1 to 5", last.number + 1, 1)
+            raise NotationError(f"expected row {name}, found the end of the input", *end)
         line = lines[index]
         number = _row_number(line)
         if number is None:
-            if _looks_like_edge_line(line):
-                where = f"below row {row}" if row else "above row 1"
-                raise line.error(f"unexpected edge line {where}" + ("" if row else ": bricks only go between rows"))
-            raise line.error(f"expected row {row + 1}, a line starting with its number")
-        _check_row_order(line, number, row, seen_rows)
-        seen_rows.add(number)
-        codes += _read_cells(line, row, bricks, edition)
-        last, index = line, index + 1
-        if index < len(lines) and _row_number(lines[index]) is None and _looks_like_edge_line(lines[index]):
+            if _is_edge_line(line):
+                if row == 0:
+                    raise line.error("expected row 1, found an edge line: bricks go between two rows, never above row 1", line.indent)
+                raise line.error(f"expected row {name}, found a second edge line below row {row}", line.indent)
+            raise line.error(f"expected row {name} (its number in columns 1 to 4), found {line.text.strip()!r}", line.indent)
+        if number != name:
+            again = " again" if 1 <= number < name else ""
+            limits = "" if 1 <= number <= SIZE else f": a garden has rows 1 to {SIZE}"
+            raise line.error(f"expected row {name}, found row {number}{again}{limits}", line.indent)
+        codes.append(_read_cells(line, row, bricks, edition))
+        index += 1
+        if index < len(lines) and _is_edge_line(lines[index]):
             if row == SIZE - 1:
-                raise lines[index].error("edge line below row 5: the garden border never holds a brick")
+                message = f"expected the end of the garden after row {SIZE}, found an edge line: the garden border never holds a brick"
+                raise lines[index].error(message, lines[index].indent)
             _read_edge_line(lines[index], row, bricks)
-            last, index = lines[index], index + 1
+            index += 1
     if index < len(lines):
         extra = lines[index]
         number = _row_number(extra)
-        if number is not None:
-            raise extra.error(f"row {number} after row 5: a garden has rows 1 to 5", 0)
-        raise extra.error("unexpected text after the last row", _first_text(extra))
-    return Garden.from_codes([codes[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)], bricks, dict(meta))
+        found = f"row {number}" if number is not None else repr(extra.text.strip())
+        raise extra.error(f"expected the end of the garden after row {SIZE}, found {found}", extra.indent)
+    return Garden.from_codes(codes, bricks, dict(meta))
 
 
-def _lines(text: str) -> list[_Line]:
-    """The meaningful lines: tabs refused, comments and blank lines dropped."""
+def _lines(text: str) -> tuple[list[_Line], tuple[int, int]]:
+    """The meaningful lines (comments and blank lines dropped) and the position of the end.
+
+    Line breaks are ``\\n``, ``\\r\\n`` or ``\\r``, as editors count them; a byte
+    order mark at the start is ignored; tabs and control characters are refused.
+    """
+    text = text.removeprefix("\ufeff")
+    raws = _LINE_BREAK.split(text)
+    ends_with_break = raws[-1] == ""
+    if ends_with_break:
+        raws.pop()
+    end = (len(raws) + 1, 1) if ends_with_break or not raws else (len(raws), len(raws[-1]) + 1)
     lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
-        if "\t" in raw.split("#", 1)[0]:
-            raise NotationError("tab character: use spaces to line up the garden", number, raw.index("\t") + 1)
+    for number, raw in enumerate(raws, start=1):
+        content = raw.split("#", 1)[0]
+        if "\t" in content:
+            raise NotationError("expected spaces, found a tab character: line the garden up with spaces", number, content.index("\t") + 1)
+        control = _CONTROL.search(content)
+        if control:
+            raise NotationError(
+                f"expected printable text, found the unprintable character U+{ord(control[0]):04X}", number, control.start() + 1
+            )
         line = _Line(number, raw)
-        if line.text.strip():
+        if line.text.strip(" "):
             lines.append(line)
-    return lines
-
-
-def _first_text(line: _Line) -> int:
-    return len(line.text) - len(line.text.lstrip())
+    return lines, end
 
 
 def _check_header(line: _Line) -> None:
-    text = line.text.strip()
-    if text == HEADER:
+    if line.text == HEADER:
         return
-    match = _VERSION.fullmatch(text)
-    if match:
-        raise line.error(f"unsupported notation version 'v{match[1]}': this papillon reads {HEADER!r}", 0)
-    raise line.error(f"expected the first line {HEADER!r}, found {text!r}", 0)
+    match = _VERSION.fullmatch(line.text)
+    if match and match[1] != str(VERSION):
+        raise line.error(f"expected version 'v{VERSION}', found 'v{match[1]}': this papillon reads {HEADER!r}", match.start(1) - 1)
+    raise line.error(f"expected the first line {HEADER!r}, found {line.text!r}", 0)
 
 
-def _read_meta(lines: list[_Line]) -> tuple[int, list[tuple[str, str]]]:
+def _read_meta(lines: list[_Line], end: tuple[int, int]) -> tuple[int, list[tuple[str, str]]]:
+    """The metadata lines after the header; returns the index of the column header too."""
     meta: list[tuple[str, str]] = []
+    first_seen: dict[str, int] = {}
     index = 1
-    while index < len(lines) and lines[index].text.strip() != COLUMN_HEADER.strip():
+    while index < len(lines):
         line = lines[index]
-        if _row_number(line) is not None or line.text.lstrip().startswith("A "):
-            break  # a row or a misaligned column header: reported by the caller
+        if _is_column_header(line) or _row_number(line) is not None or _is_edge_line(line):
+            break
         match = _META.fullmatch(line.text)
         if not match:
-            raise line.error(f"expected a metadata line 'key: value' or the column header, found {line.text.strip()!r}", _first_text(line))
-        key, value = match[1], match[2].strip()
-        if key in dict(meta):
-            raise line.error(f"duplicate metadata key {key!r}", 0)
-        meta.append((key, value))
+            raise line.error(f"expected a metadata line 'key: value' or the column header, found {line.text.strip()!r}", line.indent)
+        key = match[1]
+        if key in first_seen:
+            raise line.error(f"expected each metadata key once, found {key!r} again (first on line {first_seen[key]})", 0)
+        first_seen[key] = line.number
+        meta.append((key, match[2].strip(" ")))
         index += 1
     if index >= len(lines):
-        last = lines[-1]
-        raise NotationError("missing the column header '     A     B     C     D     E'", last.number + 1, 1)
+        raise NotationError(f"expected the column header {COLUMN_HEADER!r}, found the end of the input", *end)
+    line = lines[index]
+    if not _is_column_header(line):
+        number = _row_number(line)
+        found = f"row {number}" if number is not None else repr(line.text.strip())
+        raise line.error(f"expected the column header {COLUMN_HEADER!r}, found {found}", line.indent)
+    _check_column_header(line)
     return index, meta
+
+
+def _is_column_header(line: _Line) -> bool:
+    """Whether the line is meant as the column header (it may still be misaligned)."""
+    words = line.text.split(" ")
+    return line.text.strip(" ")[:1] == "A" and "A" in words
 
 
 def _check_column_header(line: _Line) -> None:
     if line.text == COLUMN_HEADER:
         return
-    for k, letter in enumerate(COLUMNS):
-        if line.at(cell_column(k), cell_column(k) + 1) != letter:
-            where = line.text.find(letter)
-            found = f"found it at column {where + 1}" if where >= 0 else "it is missing"
-            raise line.error(f"column header: expected {letter!r} at column {cell_column(k) + 1}, {found}", cell_column(k))
-    raise line.error("column header: expected only the letters A to E, each above its column", 0)
+    _check_spaces(line)
+    for i in range(max(len(line.text), len(COLUMN_HEADER))):
+        want, got = COLUMN_HEADER[i : i + 1] or " ", line.char(i)
+        if want == got:
+            continue
+        if want != " ":
+            where = line.text.find(want)
+            if where >= 0:
+                raise line.error(f"column header: expected {want!r} at column {i + 1}, found it at column {where + 1}", where)
+            found = "nothing" if got == " " else repr(got)
+            raise line.error(f"column header: expected {want!r} at column {i + 1}, found {found}", i)
+        if got in COLUMNS:
+            expected = COLUMN_HEADER.index(got)
+            raise line.error(f"column header: expected {got!r} at column {expected + 1}, found it at column {i + 1}", i)
+        raise line.error(f"column header: expected only the letters A to E, found {got!r}", i)
 
 
 def _row_number(line: _Line) -> int | None:
-    label = line.text[:ROW_LABEL_END].strip()
-    return int(label) if label.isdigit() else None
+    label = line.text[:ROW_LABEL_END].strip(" ")
+    return int(label) if label.isascii() and label.isdigit() else None
 
 
-def _looks_like_edge_line(line: _Line) -> bool:
-    return bool(line.text.strip()) and set(line.text) <= set(" -+")
+def _is_edge_line(line: _Line) -> bool:
+    return line.text.lstrip(" ")[:1] in ("-", "+") and _row_number(line) is None
 
 
-def _check_row_order(line: _Line, number: int, row: int, seen: set[int]) -> None:
-    if number == row + 1:
-        return
-    column = _first_text(line)
-    if number in seen:
-        raise line.error(f"duplicate row {number}: expected row {row + 1}", column)
-    if not 1 <= number <= SIZE:
-        raise line.error(f"row {number}: a garden has rows 1 to 5", column)
-    raise line.error(f"missing row {row + 1}: found row {number} instead", column)
+def _check_spaces(line: _Line) -> None:
+    """Refuses white space other than the plain space in the grid (it would look aligned)."""
+    odd = next((i for i, char in enumerate(line.text) if char.isspace() and char != " "), None)
+    if odd is not None:
+        raise line.error(f"expected a plain space, found the white space character U+{ord(line.text[odd]):04X}", odd)
 
 
 def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> list[str]:
-    name = str(row + 1)
-    if line.text[ROW_LABEL_END : cell_column(0)].strip():
-        raise line.error(f"row {name}: expected a space before column A", ROW_LABEL_END)
+    """The codes of one cell line (with their ``*``); adds its ``|`` bricks to ``bricks``."""
+    _check_spaces(line)
+    text = line.text
+    names = [f"{letter}{row + 1}" for letter in COLUMNS]
+    first = ROW_LABEL_END  # the column between the row number and column A
+    if line.char(first) == "|":
+        raise line.error(f"expected a space before {names[0]}, found '|': the garden border never holds a brick", first)
+    if line.char(first) != " ":
+        raise line.error(
+            f"{names[0]}: expected the code to start at column {cell_column(0) + 1}, found {line.token(first)!r} at column {first + 1}",
+            first,
+        )
     codes = []
-    for col in range(SIZE):
+    for col, plot in enumerate(names):
         start = cell_column(col)
-        cell = line.at(start, start + CELL_WIDTH)
-        plot = f"{COLUMNS[col]}{name}"
-        if not cell.strip():
-            raise line.error(f"{plot}: missing cell (write '.' for an empty plot)", start)
-        if cell[0] == " ":
-            raise line.error(f"{plot}: misaligned cell: it must start at column {start + 1}", start)
-        code = cell.rstrip()
-        if " " in code:
-            raise line.error(f"{plot}: expected one code, found {code!r}", start)
-        codes.append(_check_code(line, code, plot, start, edition))
-        for gap in (start + CELL_WIDTH, edge_column(col) + 1):
-            if col < SIZE - 1 and line.at(gap, gap + 1) != " ":
-                raise line.error(f"{plot}: unexpected {line.at(gap, gap + 1)!r}: cells are 3 columns wide and '|' goes at column {edge_column(col) + 1}", gap)
-        if col < SIZE - 1:
-            mark = line.at(edge_column(col), edge_column(col) + 1)
-            if mark == "|":
-                bricks.add(Edge(plot_at(col, row), plot_at(col + 1, row)))
-            elif mark != " ":
-                raise line.error(f"expected '|' or a space between {plot} and {COLUMNS[col + 1]}{name}, found {mark!r}", edge_column(col))
-    rest = line.text[cell_column(SIZE - 1) + CELL_WIDTH :]
-    if rest.strip():
-        column = cell_column(SIZE - 1) + CELL_WIDTH + len(rest) - len(rest.lstrip())
-        if rest.strip() == "|":
-            raise line.error(f"'|' after column E{name}: the garden border never holds a brick", column)
-        raise line.error(f"unexpected text after column E: {rest.strip()!r}", column)
+        gap = start + CELL_WIDTH  # the blank column after the cell
+        if line.char(start) == " ":
+            shifted = next((i for i in range(start, gap + 1) if line.char(i) not in " |"), None)
+            if shifted is None:
+                found = "the end of the line" if len(text) <= start else "nothing"
+                raise line.error(f"{plot}: expected a plot code at column {start + 1} ('.' for an empty plot), found {found}", start)
+            raise line.error(
+                f"{plot}: expected the code to start at column {start + 1}, found {line.token(shifted)!r} at column {shifted + 1}", shifted
+            )
+        if line.char(start) == "|":
+            if col == 0:
+                raise line.error(f"expected a plot code at column {start + 1}, found '|': the garden border never holds a brick", start)
+            where = edge_column(col - 1) + 1
+            raise line.error(f"expected '|' at column {where} between {names[col - 1]} and {plot}, found it at column {start + 1}", start)
+        token = line.token(start)
+        codes.append(_check_code(line, token, plot, start, edition))
+        last = col == SIZE - 1
+        for i in range(start + len(token), gap + 1 if not last else max(len(text), gap + 1)):
+            char = line.char(i)
+            if char == " ":
+                continue
+            if char == "|" and last:
+                raise line.error(f"expected nothing after {plot}, found '|': the garden border never holds a brick", i)
+            if char == "|":
+                where = edge_column(col) + 1
+                raise line.error(f"expected '|' at column {where} between {plot} and {names[col + 1]}, found it at column {i + 1}", i)
+            if i < gap:
+                raise line.error(f"{plot}: expected one plot code, found {line.at(start, gap).strip()!r}", start)
+            if last:
+                raise line.error(f"expected the end of the line after {plot}, found {text[i:].strip()!r}", i)
+            raise line.error(f"expected a space at column {i + 1} after {plot}, found {char!r}", i)
+        if last:
+            break
+        edge = edge_column(col)
+        mark = line.char(edge)
+        if mark == "|":
+            bricks.add(Edge(plot_at(col, row), plot_at(col + 1, row)))
+        elif mark != " ":
+            raise line.error(
+                f"expected '|' (a brick) or a space at column {edge + 1} between {plot} and {names[col + 1]}, found {mark!r}", edge
+            )
+        before = edge + 1  # the blank column before the next cell
+        char = line.char(before)
+        if char == "|":
+            raise line.error(
+                f"expected '|' at column {edge + 1} between {plot} and {names[col + 1]}, found it at column {before + 1}", before
+            )
+        if char != " ":
+            token = line.token(before)
+            if _known_code(line.token(before + 1).removesuffix("*"), edition):
+                raise line.error(f"expected a space at column {before + 1} before {names[col + 1]}, found {char!r}", before)
+            message = f"{names[col + 1]}: expected the code to start at column {before + 2}, found {token!r} at column {before + 1}"
+            raise line.error(message, before)
     return codes
 
 
-def _check_code(line: _Line, text: str, plot: str, column: int, edition: Edition) -> str:
-    code = text[:-1] if text.endswith("*") else text
-    if code in COLOURS or code in (".", "F", "X") or code in edition.occupant_codes:
-        return text
-    if code.endswith("*"):
-        raise line.error(f"{plot}: one '*' marks a filled butterfly space, found {text!r}", column)
+def _known_code(code: str, edition: Edition) -> bool:
+    return code in COLOURS or code in (".", "F", "X") or code in edition.occupant_codes
+
+
+def _check_code(line: _Line, token: str, plot: str, column: int, edition: Edition) -> str:
+    code = token.removesuffix("*")
+    if _known_code(code, edition):
+        return token
+    fits = token[:CELL_WIDTH]
+    if len(token) > CELL_WIDTH and "*" not in token[CELL_WIDTH:] and _known_code(fits.removesuffix("*"), edition):
+        gap = column + CELL_WIDTH
+        raise line.error(f"expected a space at column {gap + 1} after {plot}, found {token[CELL_WIDTH]!r}", gap)
+    if code.endswith("*") and _known_code(code.rstrip("*"), edition):
+        raise line.error(f"{plot}: expected one '*' after the code (a filled butterfly space), found {token!r}", column)
+    if code == "":
+        raise line.error(f"{plot}: expected a plot code before '*', found {token!r}", column)
     known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
-    raise line.error(f"{plot}: unknown plot code {code!r} (expected one of {known}, then '*' for a butterfly)", column)
+    raise line.error(f"{plot}: expected a plot code ({known}), found {token!r}", column)
 
 
 def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
-    slots = {cell_column(col): col for col in range(SIZE)}
-    column = 0
+    """Reads the edge line below row ``row`` (from 0) into ``bricks``."""
+    _check_spaces(line)
     text = line.text
-    while column < len(text):
-        char = text[column]
-        if column in slots and text.startswith("-", column):
-            col = slots[column]
-            mark = line.at(column, column + CELL_WIDTH)
-            below = f"{COLUMNS[col]}{row + 1}-{COLUMNS[col]}{row + 2}"
-            if mark != "---":
-                raise line.error(f"brick {below}: expected '---' under column {COLUMNS[col]}, found {mark.rstrip()!r}", column)
-            bricks.add(Edge(plot_at(col, row), plot_at(col, row + 1)))
-            column += CELL_WIDTH
+    stray = next((i for i, char in enumerate(text) if char not in " -+"), None)
+    if stray is not None:
+        raise line.error(f"edge line below row {row + 1}: expected '---', '+' or spaces, found {text[stray]!r}", stray)
+    slots = {cell_column(col): col for col in range(SIZE)}
+
+    def under(slot: int) -> str:
+        return f"columns {slot + 1} to {slot + CELL_WIDTH} (under {COLUMNS[slots[slot]]})"
+
+    i = 0
+    while i < len(text):
+        if i in slots:
+            col = slots[i]
+            mark = line.at(i, i + CELL_WIDTH)
+            if mark == "---":
+                bricks.add(Edge(plot_at(col, row), plot_at(col, row + 1)))
+            elif mark.startswith("-"):
+                name = f"{COLUMNS[col]}{row + 1}-{COLUMNS[col]}{row + 2}"
+                raise line.error(f"brick {name}: expected '---' at {under(i)}, found {mark.rstrip()!r}", i)
+            elif "-" in mark:
+                j = i + mark.index("-")
+                raise line.error(f"misaligned brick: expected '---' at {under(i)}, found {line.token(j, ' +')!r} at column {j + 1}", j)
+            elif "+" in mark:
+                j = i + mark.index("+")
+                raise line.error(f"expected '---' or spaces at {under(i)}, found '+'", j)
+            i += CELL_WIDTH
             continue
-        if char == "-":
-            nearest = min(slots, key=lambda s: abs(s - column))
-            raise line.error(f"misaligned brick: '---' goes under a cell, at column {nearest + 1} for {COLUMNS[slots[nearest]]}", column)
-        column += 1
+        if text[i] == "-":
+            if text[i - 1] == "-":
+                raise line.error(f"expected a space or '+' at column {i + 1}, found '-': a brick is '---' under one cell", i)
+            nearest = min(slots, key=lambda slot: abs(slot - i))
+            raise line.error(f"misaligned brick: expected '---' at {under(nearest)}, found {line.token(i, ' +')!r} at column {i + 1}", i)
+        i += 1
 
 
 # --------------------------------------------------------------------------- JSON
@@ -298,7 +427,11 @@ def to_json(garden: Garden) -> dict[str, Any]:
 
 
 def from_json(data: Any, edition: Edition | None = None) -> Garden:
-    """The garden of a JSON form (a dict, or JSON text); errors name the bad key."""
+    """The garden of a JSON form (a dict, or JSON text); errors name the bad key.
+
+    The whole object is checked before the garden is built, with the same
+    codes, bricks and metadata the text notation accepts.
+    """
     edition = edition or standard_edition()
     if isinstance(data, str):
         try:
@@ -306,38 +439,80 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
         except json.JSONDecodeError as error:
             raise NotationError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
     if not isinstance(data, dict):
-        raise NotationError("JSON garden: expected an object")
-    if data.get("format") != FORMAT_NAME:
-        raise NotationError(f"JSON garden: expected \"format\": \"{FORMAT_NAME}\"")
-    if data.get("version") != VERSION:
-        raise NotationError(f"JSON garden: unsupported version {data.get('version')!r}: this papillon reads version {VERSION}")
-    unknown = set(data) - {"format", "version", "meta", "plots", "bricks"}
+        raise NotationError(f"JSON garden: expected an object, found {_json_kind(data)}")
+    unknown = [key for key in data if key not in _JSON_KEYS]
     if unknown:
-        raise NotationError(f"JSON garden: unknown key {sorted(unknown)[0]!r}")
+        keys = ", ".join(json.dumps(key) for key in _JSON_KEYS)
+        raise NotationError(f"JSON garden: expected only the keys {keys}, found {_json_value(unknown[0])}")
+    if data.get("format") != FORMAT_NAME:
+        raise NotationError(f'JSON garden: expected "format": "{FORMAT_NAME}", found {_json_found(data, "format")}')
+    version = data.get("version")
+    if type(version) is not int or version != VERSION:  # true and 1.0 equal 1 in Python
+        raise NotationError(f'JSON garden: expected "version": {VERSION}, found {_json_found(data, "version")}')
     meta = data.get("meta", {})
-    if not isinstance(meta, dict) or not all(isinstance(v, str) for v in meta.values()):
-        raise NotationError("JSON garden: \"meta\" must be an object of strings")
+    if not isinstance(meta, dict):
+        raise NotationError(f'JSON garden: expected "meta" to be an object of strings, found {_json_kind(meta)}')
+    for key, value in meta.items():
+        if not (isinstance(key, str) and _META_KEY.fullmatch(key)):
+            raise NotationError(
+                f"JSON garden: meta: expected a key of letters, digits, '_' or '-' starting with a letter, found {_json_value(key)}"
+            )
+        if not isinstance(value, str):
+            raise NotationError(f"JSON garden: meta[{_json_value(key)}]: expected a string, found {_json_kind(value)}")
+        if value != value.strip(" ") or "#" in value or _CONTROL.search(value) or any(c in value for c in "\t\r\n"):
+            message = "expected one line without '#', tabs, control characters or surrounding spaces"
+            raise NotationError(f"JSON garden: meta[{_json_value(key)}]: {message}, found {_json_value(value)}")
     plots = data.get("plots")
-    if not (isinstance(plots, list) and len(plots) == SIZE and all(isinstance(r, list) and len(r) == SIZE for r in plots)):
-        raise NotationError("JSON garden: \"plots\" must be 5 rows of 5 codes")
+    if not isinstance(plots, list) or len(plots) != SIZE:
+        found = f"{len(plots)} rows" if isinstance(plots, list) else _json_found(data, "plots")
+        raise NotationError(f'JSON garden: expected "plots" to be {SIZE} rows of {SIZE} codes, found {found}')
     for r, row in enumerate(plots):
+        if not isinstance(row, list) or len(row) != SIZE:
+            found = f"{len(row)} codes" if isinstance(row, list) else _json_kind(row)
+            raise NotationError(f"JSON garden: plots[{r}] (row {r + 1}): expected {SIZE} codes, found {found}")
         for c, text in enumerate(row):
-            code = text[:-1] if isinstance(text, str) and text.endswith("*") else text
-            if not isinstance(code, str) or not (code in COLOURS or code in (".", "F", "X") or code in edition.occupant_codes):
-                raise NotationError(f"JSON garden: plots[{r}][{c}] ({COLUMNS[c]}{r + 1}): unknown plot code {text!r}")
+            if not (isinstance(text, str) and _known_code(text.removesuffix("*"), edition)):
+                known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
+                where = f"plots[{r}][{c}] ({COLUMNS[c]}{r + 1})"
+                raise NotationError(f"JSON garden: {where}: expected a plot code ({known}) with an optional '*', found {_json_value(text)}")
     bricks = data.get("bricks", [])
     if not isinstance(bricks, list):
-        raise NotationError("JSON garden: \"bricks\" must be a list like [\"A1-A2\"]")
+        raise NotationError(f'JSON garden: expected "bricks" to be a list like ["A1-A2"], found {_json_kind(bricks)}')
     edges = []
     for i, name in enumerate(bricks):
+        if not isinstance(name, str):
+            raise NotationError(f'JSON garden: bricks[{i}]: expected a brick like "A1-A2", found {_json_value(name)}')
         try:
-            edges.append(parse_edge(name if isinstance(name, str) else repr(name)))
+            edges.append(parse_edge(name))
         except ValueError as error:
-            raise NotationError(f"JSON garden: bricks[{i}]: {error}") from None
+            raise NotationError(f'JSON garden: bricks[{i}]: expected a brick like "A1-A2", found {_json_value(name)} ({error})') from None
+    return Garden.from_codes(plots, edges, meta)
+
+
+_JSON_KEYS = ("format", "version", "meta", "plots", "bricks")
+_META_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
+
+def _json_value(value: Any) -> str:
+    """A value as it would be written in JSON (repr for what JSON cannot hold)."""
     try:
-        return Garden.from_codes(plots, edges, meta)
-    except ValueError as error:
-        raise NotationError(f"JSON garden: {error}") from None
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
+def _json_kind(value: Any) -> str:
+    kinds = ((bool, "a boolean"), (int, "a number"), (float, "a number"), (str, "a string"), (list, "a list"), (dict, "an object"))
+    if value is None:
+        return "null"
+    for kind, name in kinds:
+        if isinstance(value, kind):
+            return f"{name} {_json_value(value)}" if kind in (bool, int, float, str) else name
+    return type(value).__name__
+
+
+def _json_found(data: dict[str, Any], key: str) -> str:
+    return _json_value(data[key]) if key in data else f"no {json.dumps(key)}"
 
 
 def load_text(text: str, edition: Edition | None = None) -> Garden:

@@ -8,7 +8,7 @@ counted.  One function per rule, so each can be read against the rulebook.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from papillon.edition import Edition, Feature, standard_edition
@@ -66,8 +66,6 @@ class ScoreCard:
     critters: tuple[Item, ...]
     features: tuple[Item, ...]
     unique_features: tuple[str, ...]
-    faces: tuple[Enclosure, ...] = field(repr=False)
-    """Every face of the brick drawing, for the renderer."""
 
     @property
     def total(self) -> int:
@@ -112,7 +110,7 @@ def score(garden: Garden, edition: Edition | None = None) -> ScoreCard:
     """
     edition = edition or standard_edition()
     points = edition.scoring
-    patches, faces = find_patches(garden, edition)
+    patches = find_patches(garden, edition)
     flowers = garden.plots_where(Ground.FLOWER)
     critters = score_critters(garden, edition)
     features = score_features(garden, edition, patches)
@@ -126,7 +124,7 @@ def score(garden: Garden, edition: Edition | None = None) -> ScoreCard:
         "features": sum(i.points for i in features),
         "unique_features": points.unique_feature * len(unique),
     }
-    return ScoreCard(categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, unique, faces)
+    return ScoreCard(categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, unique)
 
 
 # --------------------------------------------------------------------------- patches
@@ -154,7 +152,7 @@ def flower_groups(garden: Garden) -> list[tuple[str, frozenset[Plot]]]:
     return groups
 
 
-def find_patches(garden: Garden, edition: Edition) -> tuple[tuple[Patch, ...], tuple[Enclosure, ...]]:
+def find_patches(garden: Garden, edition: Edition) -> tuple[Patch, ...]:
     """The garden's patches, each with its enclosure or the reason it has none."""
     groups = [(c, g) for c, g in flower_groups(garden) if len(g) >= edition.rules.patch_min]
     border = edition.rules.border_encloses
@@ -167,7 +165,7 @@ def find_patches(garden: Garden, edition: Edition) -> tuple[tuple[Patch, ...], t
         face = face_of.get(min(plots))
         why = _why_open(garden, plots, face)
         patches.append(Patch(colour, plots, face if why is None else None, why))
-    return tuple(patches), faces
+    return tuple(patches)
 
 
 def _why_open(garden: Garden, plots: frozenset[Plot], face: Enclosure | None) -> str | None:

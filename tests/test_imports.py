@@ -14,6 +14,9 @@ def loaded_after_import(module: str) -> list[str]:
     return result.stdout.split()
 
 
-@pytest.mark.parametrize("module", ["papillon", "papillon.score", "papillon.notation", "papillon.geometry", "papillon.edition", "papillon.layout"])
+MODEL = ["papillon", "papillon.score", "papillon.notation", "papillon.geometry", "papillon.edition", "papillon.layout"]
+
+
+@pytest.mark.parametrize("module", MODEL)
 def test_the_model_loads_no_heavy_library(module):
     assert loaded_after_import(module) == []

@@ -1,0 +1,56 @@
+"""The Garden value: valid construction, rule problems, "changes" that make new values."""
+
+import pytest
+
+from papillon import Garden, parse_edge, parse_plot
+from papillon.garden import FIELD, Cell, Ground, flower
+
+
+def test_empty_garden_has_the_standard_starting_fields():
+    garden = Garden.empty()
+    assert [p for p in range(25) if garden[p].is_field] == [parse_plot("D2"), parse_plot("B4")]
+    assert garden.bricks == frozenset() and garden.butterflies == frozenset()
+
+
+def test_changes_make_new_values():
+    garden = Garden.empty()
+    changed = garden.with_cell(0, flower("red")).with_brick(parse_edge("A1-B1")).with_butterfly(0)
+    assert garden == Garden.empty()
+    assert changed[0].code == "R" and changed.bricks == {parse_edge("A1-B1")} and changed.butterflies == {0}
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        ((("note", " padded "),), "surrounding spaces"),
+        ((("note", "a\rb"),), "control characters"),
+        ((("note", "game #3"),), "without '#'"),
+        ((("9lives", "x"),), "starting with a letter"),
+        ((("a", "1"), ("a", "2")), "metadata keys must be different"),
+    ],
+)
+def test_metadata_the_notation_cannot_write_back_is_refused(meta, message):
+    with pytest.raises(ValueError, match=message):
+        Garden(Garden.empty().cells, meta=meta)
+
+
+def test_structure_is_checked_on_construction():
+    with pytest.raises(ValueError, match="25 cells"):
+        Garden((FIELD,) * 24)
+    with pytest.raises(ValueError, match="interior edges"):
+        Garden.empty().with_brick((0, 2))  # type: ignore[arg-type]
+
+
+def test_problems_are_states_that_parse_but_break_the_rules():
+    cells = list(Garden.empty().cells)
+    cells[0] = Cell(Ground.FLOWER, colour="red", occupant="lb")
+    cells[1] = Cell(Ground.EMPTY, occupant="po")
+    cells[2] = Cell(Ground.FLOWER, colour="green")
+    cells[3] = Cell(Ground.FIELD, occupant="zz")
+    assert Garden(tuple(cells)).problems() == [
+        "A1: a critter (Ladybug) outside a field (the plot is flower)",
+        "B1: a feature (Pond) outside a field (the plot is empty)",
+        "C1: a flower needs one of the colours red, blue, yellow, purple",
+        "D1: 'zz' is not a critter or feature of the standard edition",
+    ]
+    assert Garden.empty().problems() == []
