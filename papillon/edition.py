@@ -430,7 +430,7 @@ def _play(r: _Reader, gnome: tuple[Effect, ...]) -> Play:
     bonus = r.get("round_bonus", (str, list), "gnome")
     if isinstance(bonus, str):
         if bonus != "gnome":
-            raise r.error("round_bonus", f"expected \"gnome\" or a list of effects, got {bonus!r}")
+            raise r.error("round_bonus", f'expected "gnome" or a list of effects, got {bonus!r}')
         options = gnome
     else:
         options = tuple(_effect(e) for e in r.items("round_bonus"))

@@ -17,6 +17,9 @@ from papillon.errors import PapillonError
 
 # Command name -> module under papillon.cli that defines a click command `command`.
 COMMANDS = {
+    "play": "play",
+    "replay": "replay",
+    "simulate": "simulate",
     "score": "score",
     "new": "new",
     "format": "format",

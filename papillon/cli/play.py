@@ -1,0 +1,393 @@
+"""``papillon play``: Papillon Gardens in the terminal, hot-seat, with bots.
+
+The engine decides what is legal; this module only shows the sheets, reads
+choices and keeps the log.  The log *is* the save file: it is written
+atomically after every round, and ``--resume`` replays it and carries on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import click
+
+from papillon.cli.common import edition_option
+from papillon.cli.score import Scored, breakdown
+from papillon.edition import Edition
+from papillon.engine.bots import BOTS, Bot, make_bot
+from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
+from papillon.engine.state import GameState, card_text, die_text, new_game
+from papillon.engine.tables import COLOUR_CODE
+from papillon.errors import IllegalActionError
+from papillon.files import write_atomic
+
+HELP = """\
+Type the number of a choice (or the choice itself, like 'plot C3').
+  ?         explain every choice          ? N   explain choice N
+  v         show the whole view again     g N   look at player N's garden
+  u         undo back to the start of your turn this round (never across a reveal)
+  s         save now                      q     save and quit (resume with --resume FILE)"""
+
+_STYLES: dict[str, dict[str, Any]] = {
+    "R": {"fg": "red", "bold": True},
+    "B": {"fg": "blue", "bold": True},
+    "Y": {"fg": "yellow", "bold": True},
+    "P": {"fg": "magenta", "bold": True},
+    "X": {"fg": "bright_black"},
+    ".": {"dim": True},
+}
+
+
+def data_dir() -> Path:
+    """Where the personal-best history lives: $PAPILLON_DATA_DIR, else the XDG data dir."""
+    if os.environ.get("PAPILLON_DATA_DIR"):
+        return Path(os.environ["PAPILLON_DATA_DIR"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "papillon"
+
+
+def coloured_garden(state: GameState, player: int) -> str:
+    """The garden grid as in the notation, each cell styled (click drops the styles off a non-terminal)."""
+    lines = state.garden(player).to_notation().split("\n")
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("A "))
+    out = []
+    for line in lines[start:]:
+        if not line[:4].strip().isdigit():
+            out.append(click.style(line, fg="bright_red") if "-" in line else line)
+            continue
+        styled = line[:5]
+        rest = line[5:].ljust(30)
+        for k in range(5):
+            cell, gap = rest[6 * k : 6 * k + 3], rest[6 * k + 3 : 6 * k + 6]
+            code = cell.strip().rstrip("*")
+            styled += click.style(code, **_STYLES.get(code, {"fg": "green"}))
+            styled += click.style("*", fg="bright_cyan", bold=True) if "*" in cell else ""
+            styled += " " * (3 - len(cell.rstrip())) + gap.replace("|", click.style("|", fg="bright_red"))
+        out.append(styled.rstrip())
+    return "\n".join(out)
+
+
+def _garden_text(state: GameState, player: int) -> str:
+    return coloured_garden(state, player)
+
+
+def fill_sheet(state: GameState, player: int) -> str:
+    """The Fill sheet in three lines."""
+    board = state.boards[player]
+    tables = state.game.tables
+    edition = state.edition
+    fill = edition.fill
+    rungs = zip(tables.critters, board.ladders, tables.ladders, strict=True)
+    ladders = "  ".join(f"{edition.occupant_name(code)} {'●' * n}{'○' * (h - n)}" for code, n, h in rungs)
+    height = len(fill.flower_track)
+
+    def track(name: str, n: int) -> str:
+        nxt = fill.flower_track[n].replace("_", " ") if n < height else "full"
+        return f"{click.style(name, **_STYLES[COLOUR_CODE[name]])} {n}/{height} (next: {nxt or 'no icon'})"
+
+    tracks = "  ".join(track(name, n) for name, n in zip(tables.colours, board.tracks, strict=True))
+    gnomes = [s for s in fill.caterpillar_gnome_spaces if s > board.caterpillars]
+    cater = f"caterpillars {board.caterpillars}/{fill.caterpillar_track}" + (f" (next gnome at {gnomes[0]})" if gnomes else "")
+    lost = [code for code, plot in board.critters if plot < 0]
+    extra = f"   lost critters: {', '.join(edition.occupant_name(c) for c in lost)}" if lost else ""
+    return f"  ladders: {ladders}\n  tracks:  {tracks}\n  rondel {board.rondel}/{len(fill.rondel)}   {cater}{extra}"
+
+
+def offer(state: GameState) -> str:
+    """The pairs on offer this round."""
+    cards, dice = state.cards(), state.dice()
+    lines = [f"Round {state.round}/{state.edition.rules.rounds}: the pairs on offer"]
+    for i, card in enumerate(cards):
+        die = f"   die: {die_text(dice[i])}" if i < len(dice) else ""
+        lines.append(f"  pair {i + 1}: {card_text(card)}{die}")
+    lines.append("  display: " + ", ".join(state.edition.occupant_name(c) for c in state.display))
+    return "\n".join(lines)
+
+
+def view(state: GameState, player: int) -> str:
+    name = state.game.players[player]
+    parts = [f"── {name} ── score now {state.score(player)}", _garden_text(state, player), fill_sheet(state, player)]
+    if state.round >= 1 and state.roll and not state.tasks:
+        parts.append(offer(state))
+    return "\n".join(parts)
+
+
+def choices(state: GameState) -> str:
+    legal = state.legal_actions()
+    items = [f"{i + 1:>2}. {action}" for i, action in enumerate(legal)]
+    width = max(len(item) for item in items) + 2
+    per_line = max(1, 78 // width)
+    rows = [items[i : i + per_line] for i in range(0, len(items), per_line)]
+    return "\n".join("  " + "".join(item.ljust(width) for item in row).rstrip() for row in rows)
+
+
+@dataclass
+class Session:
+    state: GameState
+    log: GameLog
+    agents: list[Bot | None]
+    save: Path
+    checkpoint: tuple[GameState, int]
+
+    def autosave(self) -> None:
+        write_atomic(self.save, self.log.text())
+
+
+def _new_session(seed: int, humans: list[str], bots: list[str], edition: Edition, save: Path) -> Session:
+    names = humans + [f"{b} bot" if bots.count(b) == 1 else f"{b} bot {i + 1}" for i, b in enumerate(bots)]
+    agents: list[Bot | None] = [None] * len(humans) + [make_bot(b) for b in bots]
+    state = new_game(names, edition)
+    players = [{"name": n, "bot": (a.name if a else None)} for n, a in zip(names, agents, strict=True)]
+    log = GameLog(seed, edition, players)
+    return Session(state, log, agents, save, (state, 0))
+
+
+def _resume(path: Path, edition: Edition) -> Session:
+    try:
+        log = parse_log(path.read_text(encoding="utf-8"), edition)
+        state = replay(log)
+    except GameLogError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{path}: cannot read the saved game ({error})") from None
+    try:
+        agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
+    except ValueError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    return Session(state, log, agents, path, (state, len(log.events)))
+
+
+@click.command(name="play")
+@click.option("--seed", type=int, help="Seed of the deal and the dice (random if not given; printed).")
+@click.option("--players", "humans", type=click.IntRange(0, 6), default=1, show_default=True, help="People playing hot-seat.")
+@click.option("--name", "names", multiple=True, metavar="NAME", help="A person's name (repeat for each player).")
+@click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)), help="Add a bot opponent (repeatable).")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), help="Carry on a saved game.")
+@click.option("--save", "save", type=click.Path(dir_okay=False), help="Save file (the game log) [default: papillon-<seed>.jsonl].")
+@click.option(
+    "--history",
+    type=click.Path(dir_okay=False),
+    help="Personal-best history file [default: in $PAPILLON_DATA_DIR or the XDG data dir].",
+)
+@click.option(
+    "--picture",
+    type=click.Path(dir_okay=False),
+    help="Picture of the final garden: a .png or .pdf path, or 'none' [default: next to the save file].",
+)
+@click.option("--color/--no-color", default=None, help="Colour the garden (default: when the terminal supports it).")
+@edition_option
+def command(
+    seed: int | None,
+    humans: int,
+    names: tuple[str, ...],
+    bots: tuple[str, ...],
+    resume: str | None,
+    save: str | None,
+    history: str | None,
+    picture: str | None,
+    color: bool | None,
+    edition: Edition,
+) -> None:
+    """Play Papillon Gardens in the terminal: solo, hot-seat (1-6) and against bots."""
+    if resume:
+        session = _resume(Path(resume), edition)
+        if save:
+            session.save = Path(save)
+        click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
+    else:
+        if humans + len(bots) == 0:
+            raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
+        if humans + len(bots) > 6:
+            raise click.UsageError(f"a game has at most 6 players, got {humans + len(bots)}")
+        if len(names) > humans:
+            raise click.UsageError(f"{len(names)} names for {humans} player(s)")
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        people = list(names) + [f"Player {i + 1}" for i in range(len(names), humans)]
+        if len(set(people)) != len(people):
+            raise click.UsageError("each player needs a different name")
+        session = _new_session(seed, people, list(bots), edition, Path(save or f"papillon-{seed}.jsonl"))
+        click.echo(f"Papillon Gardens, seed {seed}. Saving to {session.save}. Type 'h' for help.")
+    try:
+        finished = _loop(session, color)
+    except (click.Abort, KeyboardInterrupt):
+        session.autosave()
+        click.echo(f"\nSaved to {session.save}; carry on with: papillon play --resume {session.save}")
+        return
+    if not finished:
+        return
+    _end(session, history, picture, color)
+
+
+def _loop(session: Session, color: bool | None) -> bool:
+    """Play until the end (True) or until a person quits (False)."""
+    shown: GameState | None = None
+    while not session.state.is_over():
+        state = session.state
+        if state.is_chance() or session.agents[state.player] is not None:
+            before_round = state.round
+            mover = state.player
+            after = step(state, session.log, session.agents)
+            if mover >= 0:
+                click.echo(f"  {state.game.players[mover]}: {session.log.events[-1]['action']}")
+            if state.is_chance() or after.player != mover or after.round != before_round:
+                session.checkpoint = (after, len(session.log.events))
+            session.state = after
+            if after.round != before_round or after.is_over():
+                session.autosave()
+            continue
+        if shown is not state:
+            click.echo("", color=color)
+            click.echo(view(state, state.player), color=color)
+            click.echo(click.style(state.prompt(), bold=True), color=color)
+            click.echo(choices(state))
+            shown = state
+        line = click.prompt("", prompt_suffix="> ", default="", show_default=False).strip()
+        if not _command(session, line, color):
+            return False
+    return True
+
+
+def _command(session: Session, line: str, color: bool | None) -> bool:
+    """Handle one line a person typed; False to quit."""
+    state = session.state
+    legal = state.legal_actions()
+    word, _, rest = line.partition(" ")
+    if line in ("", "v"):
+        click.echo(view(state, state.player), color=color)
+        click.echo(click.style(state.prompt(), bold=True), color=color)
+        click.echo(choices(state))
+        return True
+    if line in ("h", "help"):
+        click.echo(HELP)
+        return True
+    if word == "?":
+        if rest.strip().isdigit() and 1 <= int(rest) <= len(legal):
+            click.echo(f"  {rest.strip()}. {state.describe(legal[int(rest) - 1])}")
+        else:
+            for i, action in enumerate(legal):
+                click.echo(f"  {i + 1:>2}. {state.describe(action)}")
+        return True
+    if word in ("g", "look"):
+        if rest.strip().isdigit() and 1 <= int(rest) <= len(state.boards):
+            player = int(rest) - 1
+            click.echo(f"── {state.game.players[player]} ── score now {state.score(player)}")
+            click.echo(_garden_text(state, player), color=color)
+            click.echo(fill_sheet(state, player), color=color)
+        else:
+            click.echo(f"  which garden? g 1 to g {len(state.boards)}")
+        return True
+    if line in ("u", "undo"):
+        previous, count = session.checkpoint
+        if count == len(session.log.events):
+            click.echo("  nothing to undo since the start of your turn")
+            return True
+        del session.log.events[count:]
+        session.state = previous
+        click.echo("  undone: back to the start of your turn")
+        return True
+    if line in ("s", "save"):
+        session.autosave()
+        click.echo(f"  saved to {session.save}")
+        return True
+    if line in ("q", "quit"):
+        session.autosave()
+        click.echo(f"Saved to {session.save}; carry on with: papillon play --resume {session.save}")
+        return False
+    if line.isdigit():
+        if not 1 <= int(line) <= len(legal):
+            click.echo(f"  choose 1 to {len(legal)} ('?' explains them)")
+            return True
+        action = legal[int(line) - 1]
+    else:
+        action = line
+    mover = state.player
+    try:
+        after = decide(state, session.log, action)
+    except IllegalActionError as error:
+        click.echo(f"  {error}")
+        return True
+    session.state = after
+    if after.player != mover or after.round != state.round:
+        session.checkpoint = (after, len(session.log.events))
+    if after.round != state.round or after.is_over():
+        session.autosave()
+    return True
+
+
+def _end(session: Session, history: str | None, picture: str | None, color: bool | None) -> None:
+    state = session.state
+    session.log.finish(state)
+    session.autosave()
+    click.echo("\nThe game is over.\n")
+    results = []
+    for i, name in enumerate(state.game.players):
+        garden = state.garden(i).with_meta(seed=str(session.log.seed))
+        click.echo(coloured_garden(state, i), color=color)
+        click.echo(breakdown(Scored("Final garden", garden, state.score_card(i))))
+        results.append((name, state.score(i)))
+    if len(results) > 1:
+        ranking = sorted(results, key=lambda r: -r[1])
+        click.echo("Ranking: " + ", ".join(f"{name} {total}" for name, total in ranking))
+    click.echo(f"Game log: {session.save} (papillon replay {session.save})")
+    if picture != "none":
+        _picture(state, picture, session.save)
+    people = [i for i, agent in enumerate(session.agents) if agent is None]
+    if people:
+        _record_history(Path(history) if history else data_dir() / "history.json", state, people, session.log.seed)
+
+
+def _picture(state: GameState, picture: str | None, save: Path) -> None:
+    """Draw each person's final garden with :mod:`papillon.render`, when that package is there."""
+    try:
+        from papillon.render import render_garden
+    except ImportError:
+        click.echo("(no picture of the garden: papillon.render is not available)", err=True)
+        return
+    for i, name in enumerate(state.game.players):
+        default = save.with_name(f"{save.stem}-{name.replace(' ', '_')}.png")
+        target = Path(picture) if picture and len(state.boards) == 1 else default
+        if picture and len(state.boards) > 1:
+            target = Path(picture).with_name(f"{Path(picture).stem}-{name.replace(' ', '_')}{Path(picture).suffix}")
+        fmt = "pdf" if target.suffix.lower() == ".pdf" else "png"
+        try:
+            data = render_garden(state.garden(i), score=state.score_card(i), edition=state.edition, fmt=fmt)
+            write_atomic(target, data)
+        except Exception as error:  # a picture is a bonus: never lose the end of a game over it
+            click.echo(f"(could not draw the picture of {name}'s garden: {error})", err=True)
+            return
+        click.echo(f"Picture of {name}'s garden: {target}")
+
+
+def _record_history(path: Path, state: GameState, people: list[int], seed: int) -> None:
+    """Append each person's result to the history file and announce personal bests."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, ValueError):
+        click.echo(f"(the history file {path} is unreadable; starting a new one)", err=True)
+        data = {}
+    found = data.get("games") if isinstance(data, dict) else None
+    games: list[Any] = found if isinstance(found, list) else []
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for i in people:
+        name = state.game.players[i]
+        total = state.score(i)
+        best = max((g.get("total", 0) for g in games if isinstance(g, dict) and g.get("player") == name), default=None)
+        record = {"player": name, "total": total, "seed": seed, "date": when, "edition": state.edition.name, "players": len(state.boards)}
+        games.append(record)
+        if best is None:
+            click.echo(f"{name}: first game recorded: {total}.")
+        elif total > best:
+            click.echo(f"{name}: new personal best! {total} (previous best {best}).")
+        else:
+            click.echo(f"{name}: {total}; personal best {best}.")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"format": "papillon-history", "version": 1, "games": games}, indent=1) + "\n")
+    except OSError as error:
+        click.echo(f"(could not write the history file {path}: {error.strerror})", err=True)

@@ -1,0 +1,68 @@
+"""``papillon replay``: re-run a game log to its final gardens."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from papillon.cli.common import edition_option
+from papillon.cli.score import Scored, breakdown
+from papillon.edition import Edition
+from papillon.engine.log import GameLogError, parse_log, replay
+from papillon.engine.state import GameState
+
+
+@click.command(name="replay")
+@click.argument("log_file", metavar="LOG", type=click.Path(dir_okay=False, exists=True))
+@click.option("--step", is_flag=True, help="Show every player's garden at the end of each round.")
+@click.option("--garden", "garden_only", is_flag=True, help="Print only the final garden(s) in notation (pipe into `papillon score -`).")
+@click.option("--player", type=int, metavar="N", help="Only player N (from 1).")
+@edition_option
+def command(log_file: str, step: bool, garden_only: bool, player: int | None, edition: Edition) -> None:
+    """Replay a game log (JSON lines written by `play` or `simulate`) to its final gardens.
+
+    Every decision is checked again by the engine; a log from another edition,
+    a corrupt line or a final garden that does not match is an error.
+    """
+    try:
+        text = Path(log_file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise click.ClickException(f"{log_file}: cannot read ({getattr(error, 'strerror', None) or 'not UTF-8 text'})") from None
+    try:
+        log = parse_log(text, edition)
+    except GameLogError as error:
+        raise click.ClickException(f"{log_file}: {error}") from None
+    players = range(len(log.players))
+    if player is not None:
+        if not 1 <= player <= len(log.players):
+            raise click.BadParameter(f"the game has players 1 to {len(log.players)}", param_hint="--player")
+        players = range(player - 1, player)
+
+    shown = 0
+
+    def show_round(state: GameState, event: dict[str, Any]) -> None:
+        nonlocal shown
+        done = state.round if state.is_over() else state.round - 1
+        if done > shown:
+            shown = done
+            click.echo(f"== after round {done} ==")
+            for i in players:
+                click.echo(f"{log.names[i]}: score now {state.score(i)}")
+                text = state.garden(i).to_notation()
+                click.echo(text[text.index("     A") :])
+
+    try:
+        final = replay(log, show_round if step else None)
+    except GameLogError as error:
+        raise click.ClickException(f"{log_file}: {error}") from None
+    if not final.is_over():
+        click.echo(f"(the log stops in round {final.round}: {final.prompt()})", err=True)
+    for i in players:
+        garden = final.garden(i).with_meta(seed=str(log.seed))
+        if garden_only:
+            click.echo(garden.to_notation(), nl=False)
+            continue
+        click.echo(garden.to_notation())
+        click.echo(breakdown(Scored("Final garden", garden, final.score_card(i))))

@@ -1,0 +1,249 @@
+"""Game logs: every game as JSON lines that replay it exactly.
+
+The first line is a header::
+
+    {"format": "papillon-game-log", "version": 1, "seed": 17, "edition": "standard",
+     "fingerprint": "e349149e1c19", "players": [{"name": "Ann", "bot": null}]}
+
+then one line per event, in order: ``{"chance": "roll 2 6 1"}`` for the deal
+and each roll, ``{"player": 0, "action": "plot C3"}`` for each decision, and,
+once the game is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with
+each final garden in notation.  :func:`replay` re-runs the events through the
+engine (so every decision is checked again) and compares the final gardens.
+
+Randomness: the chance event number *k* of the game with seed *s* is drawn
+from ``random.Random`` seeded by :func:`derive_seed` ``(s, "chance", k)``, and
+a bot's decision number *n* from ``derive_seed(s, "bot", n)``; a game
+therefore depends only on its seed and its decisions, whoever plays it and
+however it is interrupted and resumed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from papillon.edition import Edition, standard_edition
+from papillon.engine.bots import Bot
+from papillon.engine.state import GameState, new_game
+from papillon.errors import IllegalActionError, PapillonError
+
+LOG_FORMAT = "papillon-game-log"
+LOG_VERSION = 1
+
+
+class GameLogError(PapillonError, ValueError):
+    """A game log that cannot be read or replayed (``line`` counts from 1)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+def derive_seed(seed: int, *parts: object) -> int:
+    """A 64-bit seed for one use of the game seed ``seed`` (stable across runs and machines)."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+
+
+def game_seed(master: int, index: int) -> int:
+    """The seed of game ``index`` of a simulation with seed ``master`` (same for any ``--jobs``)."""
+    return derive_seed(master, "game", index) % 10**9
+
+
+@dataclass
+class GameLog:
+    """A game's header and events so far (mutable: the driver appends as it plays)."""
+
+    seed: int
+    edition: Edition
+    players: list[dict[str, Any]]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    end: dict[str, Any] | None = None
+    event_lines: list[int] = field(default_factory=list, repr=False)
+    """The file line of each event, when the log was read from a file."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(str(p["name"]) for p in self.players)
+
+    def header(self) -> dict[str, Any]:
+        return {
+            "format": LOG_FORMAT,
+            "version": LOG_VERSION,
+            "seed": self.seed,
+            "edition": self.edition.name,
+            "fingerprint": self.edition.fingerprint,
+            "players": self.players,
+        }
+
+    def lines(self) -> Iterator[str]:
+        yield _dump(self.header())
+        for event in self.events:
+            yield _dump(event)
+        if self.end is not None:
+            yield _dump({"end": self.end})
+
+    def text(self) -> str:
+        return "\n".join(self.lines()) + "\n"
+
+    @property
+    def chance_count(self) -> int:
+        return sum(1 for e in self.events if "chance" in e)
+
+    def finish(self, state: GameState) -> None:
+        """Record the end: each player's score and final garden in notation."""
+        self.end = {
+            "scores": [state.score(i) for i in range(len(state.boards))],
+            "gardens": [state.garden(i).to_notation() for i in range(len(state.boards))],
+        }
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def chance_rng(seed: int, index: int) -> random.Random:
+    return random.Random(derive_seed(seed, "chance", index))
+
+
+def bot_rng(seed: int, decision: int) -> random.Random:
+    return random.Random(derive_seed(seed, "bot", decision))
+
+
+def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameState:
+    """Play one event: a chance draw, or the current bot's decision; None agents are refused."""
+    if state.is_chance():
+        action = state.sample_chance(chance_rng(log.seed, log.chance_count))
+        log.events.append({"chance": action})
+        return state.apply(action)
+    agent = agents[state.player]
+    if agent is None:
+        raise ValueError(f"player {state.player} is a person: the driver must ask them")
+    action = agent.choose(state, bot_rng(log.seed, len(log.events)))
+    return decide(state, log, action)
+
+
+def decide(state: GameState, log: GameLog, action: str) -> GameState:
+    """Apply a player's decision and record it (IllegalActionError leaves both unchanged)."""
+    player = state.player
+    after = state.apply(action)
+    log.events.append({"player": player, "action": action})
+    return after
+
+
+def play_game(
+    seed: int,
+    agents: Sequence[Bot],
+    edition: Edition | None = None,
+    names: Sequence[str] | None = None,
+) -> tuple[GameState, GameLog]:
+    """Play a whole game of bots; returns the final state and its log."""
+    edition = edition or standard_edition()
+    names = list(names or [a.name for a in agents])
+    state = new_game(names, edition)
+    log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
+    while not state.is_over():
+        state = step(state, log, agents)
+    log.finish(state)
+    return state, log
+
+
+# --------------------------------------------------------------------------- reading and replaying
+
+
+def parse_log(text: str, edition: Edition | None = None) -> GameLog:
+    """Read a log; GameLogError names the line of the first problem, or a wrong edition."""
+    edition = edition or standard_edition()
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise GameLogError("empty file: expected a papillon game log")
+    records = []
+    for number, line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise GameLogError(f"not valid JSON ({error.msg}, column {error.colno})", number) from None
+        if not isinstance(record, dict):
+            raise GameLogError("expected a JSON object", number)
+        records.append((number, record))
+    number, header = records[0]
+    if header.get("format") != LOG_FORMAT:
+        raise GameLogError(f'not a papillon game log (expected "format": "{LOG_FORMAT}")', number)
+    if header.get("version") != LOG_VERSION:
+        raise GameLogError(f"unsupported log version {header.get('version')!r}: this papillon reads version {LOG_VERSION}", number)
+    if header.get("fingerprint") != edition.fingerprint:
+        raise GameLogError(
+            f"the game was played with the {header.get('edition')!r} edition (fingerprint {header.get('fingerprint')}), "
+            f"not the {edition.name!r} edition given (fingerprint {edition.fingerprint}): pass the game's --edition FILE"
+        )
+    seed = header.get("seed")
+    players = header.get("players")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise GameLogError('header: "seed" must be a whole number', number)
+    if not (isinstance(players, list) and players and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
+        raise GameLogError('header: "players" must be a list of {"name": ..., "bot": ...}', number)
+    log = GameLog(seed, edition, players)
+    for number, record in records[1:]:
+        if log.end is not None:
+            raise GameLogError("event after the end of the game", number)
+        if set(record) == {"end"} and isinstance(record["end"], dict):
+            log.end = record["end"]
+        elif _is_event(record):
+            log.events.append(record)
+            log.event_lines.append(number)
+        else:
+            expected = '{"chance": ...}, {"player": N, "action": ...} or {"end": ...}'
+            raise GameLogError(f"expected {expected}, got {_short(record)}", number)
+    return log
+
+
+def _is_event(record: dict[str, Any]) -> bool:
+    if set(record) == {"chance"}:
+        return isinstance(record["chance"], str)
+    player = record.get("player")
+    return (
+        set(record) == {"player", "action"}
+        and isinstance(record["action"], str)
+        and isinstance(player, int)
+        and not isinstance(player, bool)
+    )
+
+
+def _short(record: dict[str, Any]) -> str:
+    text = _dump(record)
+    return text if len(text) < 60 else text[:57] + "..."
+
+
+def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] | None = None) -> GameState:
+    """Re-run a log's events; returns the last state.  Checks the recorded end if there is one."""
+    state = new_game(log.names, log.edition)
+    for index, event in enumerate(log.events):
+        line = log.event_lines[index] if index < len(log.event_lines) else None
+        try:
+            if "chance" in event:
+                if not state.is_chance():
+                    raise GameLogError(f"a chance event where the game expects a decision ({state.prompt()})", line)
+                state = state.apply(event["chance"])
+            else:
+                if state.is_chance() or state.is_over():
+                    raise GameLogError(f"a decision where the game expects {'nothing more' if state.is_over() else 'a chance event'}", line)
+                if event["player"] != state.player:
+                    raise GameLogError(f"a decision of player {event['player']} on player {state.player}'s turn", line)
+                state = state.apply(event["action"])
+        except IllegalActionError as error:
+            raise GameLogError(str(error), line) from None
+        if on_state is not None:
+            on_state(state, event)
+    if log.end is not None:
+        if not state.is_over():
+            raise GameLogError("the log records an end but its events stop before the game is over")
+        gardens = [state.garden(i).to_notation() for i in range(len(state.boards))]
+        if log.end.get("gardens") not in (None, gardens):
+            raise GameLogError("replaying the events does not give the final gardens the log records")
+    return state

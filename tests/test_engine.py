@@ -1,0 +1,427 @@
+"""The round engine: invariants over random playouts, illegal actions, every nested rule."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from papillon.edition import edition_from_toml, standard_edition
+from papillon.engine import GameState, make_bot, new_game, play_game
+from papillon.engine.evaluate import board_score, categories
+from papillon.engine.log import bot_rng, chance_rng, derive_seed, game_seed
+from papillon.engine.state import Board, _evolve, _settle
+from papillon.engine.tables import EDGE_BY_NAME, PLOT_BY_NAME, tables_for
+from papillon.errors import IllegalActionError
+from papillon.score import score
+
+EDITION = standard_edition()
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def dealt(players: tuple[str, ...] = ("Ann",), seed: int = 1, edition=EDITION) -> GameState:
+    """A game after the deal and every player's starting butterfly on B4."""
+    state = new_game(players, edition)
+    state = state.apply(state.sample_chance(random.Random(seed)))
+    while state.stage == "start":
+        state = state.apply("start B4")
+    return state
+
+
+def rolled(state: GameState, roll: str = "roll 3 3 3") -> GameState:
+    assert state.is_chance(), state.prompt()
+    return state.apply(roll)
+
+
+def with_board(state: GameState, player: int = 0, **changes) -> GameState:
+    boards = list(state.boards)
+    boards[player] = boards[player]._replace(**changes)
+    return _evolve(state, boards=tuple(boards))
+
+
+def with_tasks(state: GameState, *tasks) -> GameState:
+    """The state with ``tasks`` pending for the current player (first listed resolves first)."""
+    return _settle(_evolve(state, tasks=state.tasks + tuple(reversed(tasks))))
+
+
+def cells(text: str) -> tuple[str, ...]:
+    """25 notation codes from 5 rows of space-separated codes."""
+    codes = tuple(text.split())
+    assert len(codes) == 25
+    return codes
+
+
+def run(state: GameState, *actions: str) -> GameState:
+    for action in actions:
+        assert action in state.legal_actions(), (action, state.prompt(), state.legal_actions())
+        state = state.apply(action)
+    return state
+
+
+# --------------------------------------------------------------------------- invariants over playouts
+
+
+class Watcher:
+    """Checks the invariants of one game after every step."""
+
+    def __init__(self, state: GameState) -> None:
+        self.previous = state
+        self.gained = [0] * len(state.boards)
+        self.steps = 0
+
+    def check(self, state: GameState) -> None:
+        previous = self.previous
+        edition = state.edition
+        tables = tables_for(edition)
+        assert 0 <= state.round <= edition.rules.rounds
+        if not state.is_over() and not state.is_chance():
+            assert state.legal_actions(), f"dead end: {state.prompt()}"
+        for i, (old, new) in enumerate(zip(previous.boards, state.boards, strict=True)):
+            assert new.caterpillars >= old.caterpillars, "the caterpillar track never goes back"
+            assert new.caterpillars <= edition.fill.caterpillar_track
+            assert new.butterflies & old.butterflies == old.butterflies, "a filled butterfly space stays filled"
+            assert new.bricks & old.bricks == old.bricks, "bricks are never erased"
+            for plot, (was, now) in enumerate(zip(old.cells, new.cells, strict=True)):
+                if now in "RBYP" and now != was:
+                    assert was == ".", f"a flower stamped on {plot} which held {was!r}"
+                if now != was and now in tables.field_codes and now != "F":
+                    assert was == "F", f"{now} drawn on {plot} which held {was!r}"
+            for k, (filled, height) in enumerate(zip(new.ladders, tables.ladders, strict=True)):
+                assert 0 <= filled < height
+                if filled < old.ladders[k]:
+                    self.gained[i] += 1  # the top bubble was filled: a critter was gained
+            for code, plot in new.critters[len(old.critters) :]:
+                assert plot == -1 or new.cells[plot] == code
+            pending = sum(1 for t in state.tasks if t[0] == "critter") if i == state.current else 0
+            assert self.gained[i] == len(new.critters) + pending, "every critter gained is placed, pending or lost"
+            if new.cells != old.cells or new.bricks != old.bricks or new.butterflies != old.butterflies or self.steps % 17 == 0:
+                garden = new.garden()
+                assert garden.problems(edition) == []
+        self.previous = state
+        self.steps += 1
+
+
+def watched_game(seed: int, bots: list[str], edition=EDITION) -> GameState:
+    agents = [make_bot(b) for b in bots]
+    state = new_game([f"p{i}" for i in range(len(bots))], edition)
+    watcher = Watcher(state)
+    chances = 0
+    decisions = 0
+    while not state.is_over():
+        if state.is_chance():
+            state = state.apply(state.sample_chance(chance_rng(seed, chances)))
+            chances += 1
+        else:
+            state = state.apply(agents[state.player].choose(state, bot_rng(seed, decisions)))
+            decisions += 1
+        watcher.check(state)
+    assert chances == 1 + edition.rules.rounds
+    assert state.round == edition.rules.rounds
+    for i in range(len(bots)):
+        card = score(state.garden(i), edition)
+        assert state.score(i) == card.total == board_score(state.boards[i], edition)
+    return state
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_random_playouts_keep_every_invariant(seed):
+    watched_game(seed, ["random"])
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_greedy_playouts_keep_every_invariant(seed):
+    watched_game(1000 + seed, ["greedy"])
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_hot_seat_playouts_with_every_bot(players):
+    for seed in range(4):
+        watched_game(2000 + seed * 10 + players, (["random", "greedy"] * 3)[:players])
+
+
+def test_search_bot_playouts_keep_every_invariant():
+    for seed in range(4):
+        watched_game(3000 + seed, ["search"])
+
+
+def test_playouts_under_an_edition_without_declining_and_with_king_adjacency():
+    edition = edition_from_toml(
+        '[rules]\nadjacency = "king"\nbutterfly_diagonal = true\n[play]\ndecline_gains = false\ndie_order = "extra_first"\n'
+    )
+    for seed in range(30):
+        final = watched_game(4000 + seed, ["random"], edition)
+        assert final.is_over()
+
+
+def test_fast_scorer_matches_the_scorer_on_playout_gardens():
+    rng = random.Random(5)
+    tables = tables_for(EDITION)
+    checked = 0
+    for _seed in range(60):
+        state = new_game(("a",))
+        while not state.is_over():
+            state = state.apply(state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_actions()))
+            if rng.random() < 0.1:
+                board = state.boards[0]
+                expected = dict(score(board.garden(), EDITION).categories)
+                assert categories(board.cells, board.bricks, board.butterflies, tables) == expected
+                checked += 1
+    assert checked > 300
+
+
+def test_a_game_depends_only_on_its_seed():
+    first = play_game(7, [make_bot("greedy")])[1].text()
+    assert play_game(7, [make_bot("greedy")])[1].text() == first
+    assert play_game(8, [make_bot("greedy")])[1].text() != first
+    assert derive_seed(1, "game", 0) == derive_seed(1, "game", 0) != derive_seed(1, "game", 1)
+    assert game_seed(1, 5) == game_seed(1, 5) < 10**9
+
+
+def test_the_engine_loads_no_heavy_library():
+    code = "import sys, papillon.engine; print(' '.join(m for m in ('reportlab', 'PIL', 'click') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == []
+
+
+# --------------------------------------------------------------------------- illegal actions
+
+
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("plot C3", "choose a pair .* expected 'pair'"),
+        ("pair 9", "'pair 9' is not allowed"),
+        ("dance", "expected 'pair'"),
+        ("", "is not allowed"),
+        (42, "an action is a string"),
+    ],
+)
+def test_an_illegal_action_raises_and_changes_nothing(action, message):
+    state = rolled(dealt())
+    before = (state, state.legal_actions(), state.boards, state.tasks)
+    with pytest.raises(IllegalActionError, match=message):
+        state.apply(action)
+    assert (state, state.legal_actions(), state.boards, state.tasks) == before
+
+
+def test_illegal_plot_and_edge_say_why():
+    state = with_board(rolled(dealt()), cells=cells(". . . . .  . . . F .  . R . . .  . F . . .  . . . . ."))
+    state = with_tasks(state, ("stamp", "B"))
+    with pytest.raises(IllegalActionError, match="B3 is a red flower, not one of A1"):
+        state.apply("plot B3")
+    with pytest.raises(IllegalActionError, match="'Z9' is not a plot"):
+        state.apply("plot Z9")
+    with pytest.raises(IllegalActionError, match="write the plot in capitals"):
+        state.apply("plot a1")
+    state = with_board(with_tasks(rolled(dealt()), ("brick", 2, 1)), bricks=1 << EDGE_BY_NAME["A1-B1"])
+    with pytest.raises(IllegalActionError, match="A1-B1 already has a brick"):
+        state.apply("edge A1-B1")
+    with pytest.raises(IllegalActionError, match="not an edge"):
+        state.apply("edge A1-C1")
+
+
+def test_chance_nodes_check_their_outcomes():
+    state = new_game(("a",))
+    assert state.is_chance() and state.legal_actions() == ()
+    with pytest.raises(IllegalActionError, match="expected the deal"):
+        state.apply("pair 1")
+    with pytest.raises(IllegalActionError, match="display shows 2 tiles of type B"):
+        state.apply("deal po,sh,bf,bh,tr,ha,gz " + ".".join(map(str, range(36))))
+    with pytest.raises(IllegalActionError, match="36 different card numbers"):
+        state.apply("deal po,sh,bf,bh,tr,fp,ha,gz " + ".".join(["1"] * 36))
+    state = dealt()
+    for bad in ("roll 1 2", "roll 0 1 1", "roll 7 1 1", "pair 1"):
+        with pytest.raises(IllegalActionError, match="expected the roll of 3 dice"):
+            state.apply(bad)
+    with pytest.raises(IllegalActionError, match="no chance event"):
+        rolled(state).sample_chance(random.Random(1))
+
+
+# --------------------------------------------------------------------------- the round
+
+
+def test_setup_deals_three_decks_of_twelve_and_the_display():
+    state = new_game(("a", "b"))
+    state = state.apply(state.sample_chance(random.Random(3)))
+    assert [len(d) for d in state.decks] == [12, 12, 12]
+    assert len({c for d in state.decks for c in d}) == 36
+    assert set(state.display) == {"po", "sh", "bf", "bh", "tr", "fp", "ha", "gz"}
+    assert state.legal_actions() == ("start B4", "start D2") and state.player == 0
+    state = state.apply("start D2")
+    assert state.player == 1 and state.boards[0].butterflies == 1 << PLOT_BY_NAME["D2"]
+    state = state.apply("start B4")
+    assert state.stage == "roll" and state.round == 1
+
+
+def test_a_turn_and_the_even_round_bonus():
+    state = rolled(dealt(("a", "b")))
+    assert state.legal_actions() == ("pair 1", "pair 2", "pair 3")
+    state = state.apply("pair 2")
+    assert state.legal_actions() == ("part corner", "part centre", "part die")
+    # Play both players' turns with "skip" wherever possible.
+    while state.stage == "turn":
+        legal = state.legal_actions()
+        state = state.apply("skip" if "skip" in legal else legal[0])
+    assert state.stage == "bonus" and state.round == 2 and state.player == 0
+    assert state.legal_actions() == ("gnome 1", "gnome 2", "gnome 3", "gnome 4", "gnome 5")
+    state = run(state, "gnome 3")  # add a field
+    assert "plot A1" in state.legal_actions() and "skip" in state.legal_actions()
+    state = run(state, "plot A1", "gnome 1", "colour red", "plot A2")
+    assert state.boards[0].cells[0] == "F" and state.boards[1].cells[5] == "R"
+    assert state.stage == "roll" and state.round == 2
+
+
+def test_the_die_caterpillars_gnome_and_bramble():
+    state = with_board(rolled(dealt(), "roll 6 6 6"), caterpillars=2)  # 3 caterpillars + bramble
+    state = run(state, "pair 1", "part die")
+    assert state.boards[0].caterpillars == 5
+    assert state.tasks[-1] == ("gnome",), "space 4 gives a gnome bonus before the bramble"
+    state = run(state, "gnome 4", "edge A1-B1", "edge B1-C1")
+    assert state.tasks[-1] == ("bramble",) and "skip" not in state.legal_actions()
+    state = run(state, "plot C3")
+    assert state.boards[0].cells[12] == "X"
+
+
+def test_a_full_caterpillar_track_takes_no_more():
+    state = with_board(rolled(dealt(), "roll 6 6 6"), caterpillars=23)
+    state = run(state, "pair 1", "part die")
+    assert state.boards[0].caterpillars == 24
+    assert [t[0] for t in state.tasks] == ["bramble", "gnome"]
+
+
+def test_bramble_overwrites_when_no_plot_is_empty():
+    full = cells("R R R R R  B B B B B  Y Y Y Y Y  P P P P F  lb R R R R")
+    state = with_board(rolled(dealt()), cells=full, butterflies=1)
+    state = with_tasks(state, ("bramble",))
+    assert len(state.legal_actions()) == 25
+    state = state.apply("plot A1")
+    assert state.boards[0].cells[0] == "X" and state.boards[0].butterflies & 1
+
+
+def test_a_critter_without_an_empty_field_is_lost():
+    no_field = cells(". . . . .  . . . . .  . . . . .  . po . . .  . . . . .")
+    state = with_board(rolled(dealt()), cells=no_field, ladders=(2, 0, 0))
+    state = run(with_tasks(state, ("fill",)), "fill lb")
+    assert state.boards[0].ladders == (0, 0, 0) and state.boards[0].critters == (("lb", -1),)
+    state = with_board(state, cells=cells(". . . . .  . . . F .  . . . . .  . . . . .  . . . . ."), ladders=(2, 0, 0))
+    state = run(with_tasks(state, ("fill",)), "fill lb")
+    assert state.legal_actions() == ("plot D2",), "a critter must be drawn: no skip"
+    state = state.apply("plot D2")
+    assert state.boards[0].cells[8] == "lb" and state.boards[0].critters[-1] == ("lb", 8)
+
+
+def test_flower_track_icons_and_the_rondel():
+    state = rolled(dealt())
+    state = run(with_tasks(state, ("fill",)), "fill red")
+    assert not state.tasks or state.tasks[-1] != ("stamp", "R"), "bubble 1 has no icon"
+    state = run(with_tasks(state, ("fill",)), "fill red")
+    assert state.tasks[-1] == ("stamp", "R") and state.legal_actions()[-1] == "skip"
+    state = run(state, "plot A1", *(()))
+    state = run(with_tasks(state, ("fill",)), "fill red")
+    assert state.boards[0].caterpillars == 1, "bubble 3: a caterpillar"
+    state = with_board(state, tracks=(6, 6, 6, 6))
+    state = with_tasks(state, ("fill",))
+    assert "fill rondel" in state.legal_actions() and "fill red" not in state.legal_actions()
+    state = run(state, "fill rondel")
+    assert state.tasks[-1] == ("stamp_any",) and state.boards[0].rondel == 1
+    state = run(state, "colour purple", "plot E5")
+    assert state.boards[0].cells[24] == "P"
+    state = with_board(state, rondel=4)
+    assert "fill rondel" not in with_tasks(state, ("fill",)).legal_actions()
+
+
+def test_shed_places_three_bricks_and_a_field():
+    state = with_tasks(rolled(dealt()), ("feature",))
+    state = run(state, "feature sh", "plot B4")
+    assert state.boards[0].cells[16] == "sh"
+    assert state.tasks[-1] == ("brick", 3, 0)
+    state = run(state, "edge A1-B1", "edge B1-C1", "edge C1-D1")
+    assert state.tasks[-1] == ("field", 1, 0)
+    state = run(state, "plot A1")
+    assert state.boards[0].bricks.bit_count() == 3 and state.boards[0].cells[0] == "F"
+
+
+def test_tree_fills_per_adjacent_field_and_patch():
+    garden = cells(". . . . .  . . . F .  R R R F F  . F . . .  . . . . .")  # C2 is free, D2 field
+    state = with_board(rolled(dealt()), cells=garden)
+    state = run(with_tasks(state, ("feature",)), "feature tr", "plot D3")
+    # D3's neighbours: D2 (field), E3 (field), C3 (a red patch A3-C3), D4 (empty)
+    assert [t for t in state.tasks if t == ("fill",)] == [("fill",)] * 3
+
+
+def test_foot_path_offers_fill_or_move_per_row_with_flowers():
+    garden = cells("R . . . .  . . . F .  . . . . .  . F . . P  . . . . Y")
+    state = with_board(rolled(dealt()), cells=garden, butterflies=1 << 16)
+    state = run(with_tasks(state, ("feature",)), "feature fp", "plot D2")
+    assert [t for t in state.tasks if t == ("fill_or_move",)] == [("fill_or_move",)] * 3
+    state = run(state, "choose move", "from B4", "to B2")
+    assert state.boards[0].butterflies == (1 << 16) | (1 << 11) | (1 << 6)
+    state = run(state, "choose fill", "fill hh", "skip")
+    assert state.boards[0].ladders == (0, 0, 1)
+
+
+def test_feature_with_no_empty_field_is_lost():
+    state = with_board(rolled(dealt()), cells=cells(". . . . .  . . . lb .  . . . . .  . bb . . .  . . . . ."))
+    assert with_tasks(state, ("feature",)).tasks == ()
+    assert with_tasks(state, ("stamp", "R")).tasks == (("stamp", "R"),)
+    full = with_board(state, cells=("R",) * 25)
+    assert with_tasks(full, ("stamp", "R")).tasks == (), "a stamp with no empty plot is lost"
+    assert with_tasks(full, ("field", 2, 1)).tasks == ()
+
+
+def test_field_and_move_in_any_order():
+    state = rolled(dealt(), "roll 1 1 1")
+    state = with_tasks(state, ("field_move", 2, 1))
+    state = run(state, "plot A1", "from B4", "to B1")
+    assert state.tasks[-1] == ("field_move", 1, 0)
+    state = run(state, "plot E5")
+    assert state.tasks == () and state.boards[0].cells[24] == "F"
+
+
+def test_butterfly_moves_straight_within_the_garden():
+    state = with_tasks(rolled(dealt()), ("move",))
+    assert state.legal_actions() == ("from B4", "skip")
+    state = state.apply("from B4")
+    assert set(state.legal_actions()) == {"to B3", "to B2", "to B1", "to C4", "to D4", "to E4", "to B5", "to A4"}
+    assert state.apply("to E4").boards[0].butterflies == sum(1 << p for p in (16, 17, 18, 19))
+
+
+def test_without_declining_a_stamp_cannot_be_skipped():
+    edition = edition_from_toml("[play]\ndecline_gains = false\n")
+    state = with_tasks(rolled(dealt(edition=edition)), ("stamp", "R"))
+    assert "skip" not in state.legal_actions()
+    state = with_tasks(rolled(dealt(edition=edition)), ("brick", 2, 1))
+    assert "skip" in state.legal_actions(), "corner bricks are 'up to 2'"
+    state = with_tasks(rolled(dealt(edition=edition)), ("brick", 3, 0))
+    assert "skip" not in state.legal_actions(), "a Shed's bricks are not"
+
+
+def test_a_game_ends_after_round_ten_with_the_scorers_score():
+    final, log = play_game(21, [make_bot("greedy")])
+    assert final.is_over() and final.round == 10 and final.legal_actions() == ()
+    assert sum(1 for e in log.events if "chance" in e) == 11
+    assert log.end is not None and log.end["scores"] == [score(final.garden(0)).total]
+    with pytest.raises(IllegalActionError, match="no decision is possible"):
+        final.apply("pair 1")
+
+
+def test_prompts_and_descriptions_read_well():
+    state = rolled(dealt(), "roll 5 1 2")
+    assert "choose a pair" in state.prompt()
+    assert "die: 2 caterpillars + bramble" in state.describe("pair 1")
+    state = run(state, "pair 1")
+    assert state.describe("part die") == "the die: 2 caterpillars + bramble"
+    state = with_tasks(state, ("feature",))
+    assert "Shed" in state.describe("feature sh") and "place 3 brick edging" in state.describe("feature sh")
+    assert "decline" in state.describe("skip")
+
+
+def test_board_garden_round_trips_through_notation():
+    final, _ = play_game(4, [make_bot("random")])
+    garden = final.garden(0)
+    assert isinstance(final.boards[0], Board)
+    assert type(garden).from_notation(garden.to_notation()) == garden
