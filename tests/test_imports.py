@@ -14,7 +14,7 @@ def loaded_after_import(module: str) -> list[str]:
     return result.stdout.split()
 
 
-MODEL = ["papillon", "papillon.score", "papillon.notation", "papillon.geometry", "papillon.edition", "papillon.layout"]
+MODEL = ["papillon", "papillon.score", "papillon.notation", "papillon.geometry", "papillon.edition", "papillon.layout", "papillon.engine"]
 
 
 @pytest.mark.parametrize("module", MODEL)
