@@ -113,6 +113,8 @@ class Scoring:
     enclosed: int
     butterfly: int
     unique_feature: int
+    feature_copies: str
+    """``"each"``: every copy of a tile scores its effect; ``"best"``: only the best copy of each tile does."""
 
 
 @dataclass(frozen=True)
@@ -372,7 +374,8 @@ def _rules(r: _Reader) -> Rules:
 
 
 def _scoring(r: _Reader) -> Scoring:
-    scoring = Scoring(*(r.int(k, 0, 100) for k in ("flower", "patch", "enclosed", "butterfly", "unique_feature")))
+    points = {key: r.int(key, 0, 100) for key in ("flower", "patch", "enclosed", "butterfly", "unique_feature")}
+    scoring = Scoring(**points, feature_copies=r.choice("feature_copies", ("each", "best")))
     r.done()
     return scoring
 

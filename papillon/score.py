@@ -8,7 +8,7 @@ counted.  One function per rule, so each can be read against the rulebook.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from papillon.edition import Edition, Feature, standard_edition
@@ -212,7 +212,18 @@ def score_features(garden: Garden, edition: Edition, patches: tuple[Patch, ...])
             if rule.max is not None:
                 points = min(points, rule.max)
         items.append(Item(plot, feature.code, feature.name, points, counted))
+    if edition.scoring.feature_copies == "best":
+        items = _best_copy_only(items)
     return tuple(items)
+
+
+def _best_copy_only(items: list[Item]) -> list[Item]:
+    """Keep the points of the best copy of each tile; the other copies score 0."""
+    best: dict[str, Item] = {}
+    for item in items:
+        if item.code not in best or item.points > best[item.code].points:
+            best[item.code] = item
+    return [item if best[item.code] is item else replace(item, points=0, counted=("another copy scores",)) for item in items]
 
 
 def count_for_feature(feature: Feature, plot: Plot, garden: Garden, edition: Edition, patches: tuple[Patch, ...]) -> tuple[str, ...]:

@@ -157,9 +157,14 @@ def test_playouts_under_an_edition_without_declining_and_with_king_adjacency():
         assert final.is_over()
 
 
-def test_fast_scorer_matches_the_scorer_on_playout_gardens():
+@pytest.mark.parametrize(
+    "corrections",
+    ["", '[scoring]\nfeature_copies = "best"\n', '[rules]\nborder_encloses = true\nadjacency = "king"\n'],
+)
+def test_fast_scorer_matches_the_scorer_on_playout_gardens(corrections):
     rng = random.Random(5)
-    tables = tables_for(EDITION)
+    edition = edition_from_toml(corrections)
+    tables = tables_for(edition)
     checked = 0
     for _seed in range(60):
         state = new_game(("a",))
@@ -167,7 +172,7 @@ def test_fast_scorer_matches_the_scorer_on_playout_gardens():
             state = state.apply(state.sample_chance(rng) if state.is_chance() else rng.choice(state.legal_actions()))
             if rng.random() < 0.1:
                 board = state.boards[0]
-                expected = dict(score(board.garden(), EDITION).categories)
+                expected = dict(score(board.garden(), edition).categories)
                 assert categories(board.cells, board.bricks, board.butterflies, tables) == expected
                 checked += 1
     assert checked > 300

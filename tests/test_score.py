@@ -157,3 +157,13 @@ def test_details_are_plain_json_data():
     details = json.loads(json.dumps(card.details()))
     assert details["patches"][0]["enclosure"] == ["B2", "C2", "B3", "C3"]
     assert details["patches"][0]["polygon"].startswith("POLYGON ((")
+
+
+def test_each_copy_of_a_tile_scores_unless_the_edition_says_only_the_best():
+    g = garden("R* R* R* . .", "gz . gz . .", BLANK, BLANK, BLANK)
+    assert [i.points for i in score(g).features] == [3, 3]
+    best = edition_from_toml('[scoring]\nfeature_copies = "best"\n')
+    card = score(g, best)
+    assert [i.points for i in card.features] == [3, 0]
+    assert card.features[1].counted == ("another copy scores",)
+    assert card.categories["unique_features"] == 3

@@ -61,7 +61,7 @@ def categories(cells: tuple[str, ...], bricks: int, butterflies: int, tables: Ta
     critters = edition.critters
     features = edition.features
     present: set[str] = set()
-    feature_points = 0
+    feature_values: list[tuple[str, int]] = []
     critter_points = 0
     for plot, code in enumerate(cells):
         if len(code) != 2:
@@ -78,9 +78,15 @@ def categories(cells: tuple[str, ...], bricks: int, butterflies: int, tables: Ta
             continue
         count = _count(rule.count, rule.colour, plot, cells, butterflies, patches, enclosed, tables)
         value = rule.points * count
-        feature_points += value if rule.max is None else min(value, rule.max)
+        feature_values.append((code, value if rule.max is None else min(value, rule.max)))
     found["critters"] = critter_points
-    found["features"] = feature_points
+    if points.feature_copies == "best":  # only the best copy of each tile scores
+        best: dict[str, int] = {}
+        for code, value in feature_values:
+            best[code] = max(value, best.get(code, 0))
+        found["features"] = sum(best.values())
+    else:
+        found["features"] = sum(value for _, value in feature_values)
     found["unique_features"] = points.unique_feature * len(present)
     return found
 

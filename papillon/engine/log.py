@@ -3,7 +3,7 @@
 The first line is a header::
 
     {"format": "papillon-game-log", "version": 1, "seed": 17, "edition": "standard",
-     "fingerprint": "e349149e1c19", "players": [{"name": "Ann", "bot": null}]}
+     "fingerprint": "1bc5faf49f21", "players": [{"name": "Ann", "bot": null}]}
 
 then one line per event, in order: ``{"chance": "roll 2 6 1"}`` for the deal
 and each roll, ``{"player": 0, "action": "plot C3"}`` for each decision, and,
