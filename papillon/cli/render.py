@@ -8,12 +8,9 @@ from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option
+from papillon.cli.common import edition_option, read_garden, write_output
 from papillon.edition import Edition
-from papillon.errors import NotationError
-from papillon.files import write_atomic
 from papillon.layout import PAPERS_MM, default_paper
-from papillon.notation import load_text
 from papillon.score import score as score_garden
 
 FORMATS = {".png": "png", ".pdf": "pdf"}
@@ -49,21 +46,9 @@ def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, pa
         raise click.UsageError(f"{output} exists (use --force to overwrite it)")
     if str(target.parent) and not target.parent.is_dir():
         raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
-    name = "<stdin>" if source == "-" else source
-    try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-        garden = load_text(text, edition)
-    except NotationError as error:
-        where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
-        click.echo(f"{where}: {error.message}", err=True)
+    garden = read_garden(source, edition)
+    if garden is None:
         sys.exit(1)
-    except UnicodeDecodeError:
-        click.echo(f"{name}: not a text file (expected .garden notation or its JSON form)", err=True)
-        sys.exit(1)
-    except OSError as error:
-        raise click.BadParameter(f"cannot read {name} ({error.strerror})", param_hint="'FILE.garden'") from None
-    for problem in garden.problems(edition):
-        click.echo(f"{name}: warning: {problem}", err=True)
 
     from papillon.render import render_garden
 
@@ -71,9 +56,4 @@ def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, pa
     data = render_garden(
         garden, score=card, edition=edition, fmt=fmt, dpi=dpi, mono=mono, paper=(paper or default_paper(os.environ)).lower()
     )
-    try:
-        write_atomic(output, data, force=force)
-    except FileExistsError as error:
-        raise click.UsageError(str(error)) from None
-    except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None
+    write_output(output, data, force)
