@@ -58,7 +58,12 @@ def format_garden(garden: Garden) -> str:
     """The canonical notation of ``garden``: ``parse(format_garden(g)) == g``."""
     lines = [HEADER]
     lines += [f"{key}: {value}".rstrip(" ") for key, value in garden.meta]  # only spaces: parse strips no other
-    lines += ["", COLUMN_HEADER]
+    return "\n".join([*lines, "", format_grid(garden)])
+
+
+def format_grid(garden: Garden) -> str:
+    """Just the grid of the notation (column header, rows, edge lines), for showing a garden."""
+    lines = [COLUMN_HEADER]
     for row in range(SIZE):
         line = list(f"{row + 1:>2}".ljust(cell_column(SIZE)))
         for col in range(SIZE):

@@ -67,6 +67,15 @@ def read_garden(source: str, edition: Edition) -> Garden | None:
     return garden
 
 
+def check_output(output: str, force: bool) -> None:
+    """Refuse, before any work, an output that exists (without ``force``) or has no directory."""
+    target = Path(output)
+    if target.exists() and not force:
+        raise click.UsageError(f"{output} exists (use --force to overwrite it)")
+    if not target.parent.is_dir():
+        raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
+
+
 def write_output(output: str, data: str | bytes, force: bool) -> None:
     """Write a command's output file atomically; a refusal or failure is a usage error."""
     try:
