@@ -213,15 +213,21 @@ def load_edition(path: str | Path | None = None) -> Edition:
         raise EditionError(f"{path}: cannot read edition file ({error.strerror})") from None
     except UnicodeDecodeError:
         raise EditionError(f"{path}: not a text file (expected TOML in UTF-8)") from None
-    return edition_from_toml(text, source=str(path))
+    # A file of corrections that does not name itself is not "standard" any more.
+    return edition_from_toml(text, source=str(path), name=f"standard+{path.stem}")
 
 
-def edition_from_toml(text: str, source: str = "<edition>") -> Edition:
-    """The standard edition with the TOML ``text`` merged over it."""
+def edition_from_toml(text: str, source: str = "<edition>", name: str | None = None) -> Edition:
+    """The standard edition with the TOML ``text`` merged over it.
+
+    ``name`` names the result unless the text sets ``edition.name`` itself.
+    """
     try:
         overrides = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise EditionError(f"{source}: not valid TOML: {error}") from None
+    if name is not None and isinstance(overrides.get("edition", {}), dict) and "name" not in overrides.get("edition", {}):
+        overrides = _merge(overrides, {"edition": {"name": name}})
     merged = _merge(_standard_data(), overrides)
     return _build(merged, source)
 

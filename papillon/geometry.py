@@ -19,28 +19,17 @@ import numpy as np
 import shapely
 from shapely.geometry import Polygon, box
 
-from papillon.grid import EDGE_INDEX, EDGES, PLOTS, SIZE, Edge, Plot, plot_col, plot_row
+from papillon.grid import BORDER_SEGMENTS, EDGE_INDEX, EDGES, PLOTS, Edge, Plot, plot_center, plot_square
 
 _SEGMENTS = shapely.linestrings(np.array([edge.segment() for edge in EDGES], dtype=float))
 # The border in unit segments: polygonize needs a node wherever a brick meets it.
-_BORDER = shapely.linestrings(
-    np.array(
-        [
-            segment
-            for i in range(SIZE)
-            for segment in (((i, 0), (i + 1, 0)), ((i, SIZE), (i + 1, SIZE)), ((0, i), (0, i + 1)), ((SIZE, i), (SIZE, i + 1)))
-        ],
-        dtype=float,
-    )
-)
-_CENTRES_X = np.array([plot_col(p) + 0.5 for p in PLOTS])
-_CENTRES_Y = np.array([plot_row(p) + 0.5 for p in PLOTS])
+_BORDER = shapely.linestrings(np.array(BORDER_SEGMENTS, dtype=float))
+_CENTRES_X, _CENTRES_Y = np.array([plot_center(p) for p in PLOTS]).T
 
 
 def plot_polygon(plot: Plot) -> Polygon:
     """The unit square of a plot."""
-    col, row = plot_col(plot), plot_row(plot)
-    return box(col, row, col + 1, row + 1)
+    return box(*plot_square(plot))
 
 
 def brick_lines(bricks: Iterable[Edge], border: bool = False) -> np.ndarray:

@@ -67,6 +67,12 @@ def plot_center(plot: Plot) -> tuple[float, float]:
     return plot_col(plot) + 0.5, plot_row(plot) + 0.5
 
 
+def plot_square(plot: Plot) -> tuple[int, int, int, int]:
+    """The plot's unit square in grid units: (left, top, right, bottom)."""
+    col, row = plot_col(plot), plot_row(plot)
+    return col, row, col + 1, row + 1
+
+
 def on_border(plot: Plot) -> bool:
     """Whether the plot touches the outer border of the garden."""
     col, row = plot_col(plot), plot_row(plot)
@@ -139,6 +145,16 @@ EDGES: tuple[Edge, ...] = _all_edges()
 """The 40 interior edges, sorted."""
 
 EDGE_INDEX: dict[Edge, int] = {edge: i for i, edge in enumerate(EDGES)}
+
+BORDER_SEGMENTS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = tuple(
+    segment
+    for i in range(SIZE)
+    for segment in (((i, 0), (i + 1, 0)), ((i, SIZE), (i + 1, SIZE)), ((0, i), (0, i + 1)), ((SIZE, i), (SIZE, i + 1)))
+)
+"""The garden's outer border as unit segments in grid units (one per plot side on the border)."""
+
+ROW_PLOTS: tuple[tuple[Plot, ...], ...] = tuple(tuple(row * SIZE + col for col in range(SIZE)) for row in range(SIZE))
+"""The plots of each row, row 1 first."""
 
 
 def edge_right(plot: Plot) -> Edge | None:

@@ -14,7 +14,7 @@ from typing import Any
 from papillon.edition import Edition, Feature, standard_edition
 from papillon.garden import Cell, Garden, Ground
 from papillon.geometry import Enclosure, enclosures
-from papillon.grid import ADJACENCIES, ORTHOGONAL_NEIGHBOURS, PLOTS, Edge, Plot, on_border, plot_name
+from papillon.grid import ADJACENCIES, ORTHOGONAL_NEIGHBOURS, PLOTS, Plot, edge_between, on_border, plot_name
 
 CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
 """The scoring categories of RULES.md §3, in score-pad order."""
@@ -144,7 +144,7 @@ def flower_groups(garden: Garden) -> list[tuple[str, frozenset[Plot]]]:
             p = stack.pop()
             for q in ORTHOGONAL_NEIGHBOURS[p]:
                 cell = garden.cells[q]
-                if q not in group and cell.is_flower and cell.colour == colour and Edge(min(p, q), max(p, q)) not in garden.bricks:
+                if q not in group and cell.is_flower and cell.colour == colour and edge_between(p, q) not in garden.bricks:
                     group.add(q)
                     stack.append(q)
         seen |= group
@@ -174,10 +174,15 @@ def _why_open(garden: Garden, plots: frozenset[Plot], face: Enclosure | None) ->
             return "touches the garden border"
         return "no closed ring of bricks around it"
     spoilers = [p for p in sorted(face.plots) if garden.cells[p].ground in (Ground.EMPTY, Ground.FIELD)]
-    if spoilers:
-        listed = ", ".join(f"{garden.cells[p].ground.value} plot {plot_name(p)}" for p in spoilers)
-        return f"its ring also holds {listed}"
-    return None
+    if not spoilers:
+        return None
+    listed = ", ".join(f"{garden.cells[p].ground.value} plot {plot_name(p)}" for p in spoilers[:WHY_LISTS_MAX])
+    more = len(spoilers) - WHY_LISTS_MAX
+    return f"its ring also holds {listed}" + (f" and {more} more" if more > 0 else "")
+
+
+WHY_LISTS_MAX = 3
+"""Plots an explanation names before it says "and N more"."""
 
 
 # --------------------------------------------------------------------------- critters and features

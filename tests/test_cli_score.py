@@ -104,7 +104,7 @@ def test_binary_input_is_a_clear_error(runner, tmp_path):
         (["score", "--frobnicate", "x"], "No such option '--frobnicate'"),
         (["score", "--edition", "/nonexistent.toml", "x"], "cannot read edition file"),
         (["new", "--starting-fields", "Z9"], "not a plot name: 'Z9'"),
-        (["new", "--starting-fields", "A1,A2,A3,A4,A5"], "expected 1 to 4 different plots"),
+        (["new", "--starting-fields", "A1,A2,A3,A4,A5"], "expected 1 to 4 starting fields, got 5 (like B4,D2)"),
     ],
 )
 def test_usage_errors_exit_2_without_traceback(runner, args, message):
@@ -145,9 +145,10 @@ def test_new_writes_a_file_atomically_and_refuses_to_overwrite(runner, tmp_path)
 
 def test_every_command_has_help(runner):
     for name in main.list_commands(None):
-        result = runner.invoke(main, [name, "--help"])
+        result = runner.invoke(main, [name, "--help"], prog_name="papillon")
         assert result.exit_code == 0, name
-        assert "Usage: main " + name in result.output or "Usage: " in result.output
+        assert result.output.startswith(f"Usage: papillon {name} ")
+        assert "--help" in result.output
 
 
 def test_python_dash_m_runs_the_cli():

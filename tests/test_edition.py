@@ -87,3 +87,11 @@ def test_missing_and_binary_files(tmp_path):
     binary.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(EditionError, match="not a text file"):
         load_edition(binary)
+
+
+def test_a_correction_file_that_does_not_name_itself_gets_a_derived_name(tmp_path):
+    house = tmp_path / "house.toml"
+    house.write_text("[scoring]\nunique_feature = 2\n")
+    assert load_edition(house).name == "standard+house"
+    house.write_text('[edition]\nname = "Grandma"\n')
+    assert load_edition(house).name == "Grandma"

@@ -101,7 +101,8 @@ def test_border_patches_are_open_unless_the_edition_says_the_border_encloses():
     border = edition_from_toml("[rules]\nborder_encloses = true\n")
     assert score(g, border).categories["enclosed"] == 3
     # With the border as brick the whole garden is one face: an empty plot spoils it.
-    assert score(garden("R R R . .", BLANK, BLANK, BLANK, BLANK), border).categories["enclosed"] == 0
+    (patch,) = score(garden("R R R . .", BLANK, BLANK, BLANK, BLANK), border).patches
+    assert patch.why_open == "its ring also holds empty plot D1, empty plot E1, empty plot A2 and 19 more"
 
 
 def test_butterflies_count_on_any_plot():

@@ -22,6 +22,7 @@ COMMANDS = {
     "simulate": "simulate",
     "score": "score",
     "new": "new",
+    "scan": "scan",
     "format": "format",
     "sheet": "sheet",
     "render": "render",
@@ -62,12 +63,23 @@ class PapillonGroup(click.Group):
         sys.exit(status if isinstance(status, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
+        # Errors a command raises get the same one-line form as usage errors: "papillon CMD: error: ...".
         try:
             return super().invoke(ctx)
         except PapillonError as error:
             # A user mistake the command did not handle itself: one line, no traceback.
-            click.echo(f"papillon: error: {error}", err=True)
+            click.echo(f"{_command_path(ctx)}: error: {error}", err=True)
             ctx.exit(1)
+        except click.UsageError:
+            raise
+        except click.ClickException as error:
+            click.echo(f"{_command_path(ctx)}: error: {error.format_message()}", err=True)
+            ctx.exit(error.exit_code)
+
+
+def _command_path(ctx: click.Context) -> str:
+    """``papillon score`` for an error raised while the score command ran."""
+    return " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))
 
 
 @click.group(cls=PapillonGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})

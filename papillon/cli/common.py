@@ -13,6 +13,7 @@ from papillon.edition import Edition, load_edition
 from papillon.errors import EditionError, NotationError
 from papillon.files import write_atomic
 from papillon.garden import Garden
+from papillon.layout import parse_starting_fields
 from papillon.notation import load_text
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,12 +37,40 @@ def edition_option(function: F) -> F:
     )(function)
 
 
+MAX_GARDEN_BYTES = 1_000_000
+"""A garden is a few hundred bytes; anything this big is the wrong file."""
+
+
+def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    try:
+        return parse_starting_fields(value)
+    except ValueError as error:
+        raise click.BadParameter(f"{error} (like B4,D2)", ctx=ctx, param=param) from None
+
+
+def starting_fields_option(function: F) -> F:
+    """``--starting-fields B4,D2``: 1 to 4 plots printed as fields; passes ``starting_fields``."""
+    return click.option(
+        "--starting-fields",
+        callback=_starting_fields,
+        metavar="B4,D2",
+        help="1 to 4 plots printed as fields (default: the edition's).",
+    )(function)
+
+
 def read_source(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
     if source == "-":
-        return sys.stdin.read()
+        data = sys.stdin.buffer.read(MAX_GARDEN_BYTES + 1)
+    else:
+        with Path(source).open("rb") as handle:
+            data = handle.read(MAX_GARDEN_BYTES + 1)
+    if len(data) > MAX_GARDEN_BYTES:
+        raise NotationError(f"too large for a garden (over {MAX_GARDEN_BYTES // 1_000_000} MB): is this the right file?")
     try:
-        return Path(source).read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotationError("not a text file (expected .garden notation or its JSON form)") from None
 

@@ -4,35 +4,25 @@ from __future__ import annotations
 
 import click
 
-from papillon.cli.common import edition_option, write_output
+from papillon.cli.common import edition_option, starting_fields_option, write_output
 from papillon.edition import Edition
 from papillon.garden import Garden
-from papillon.grid import parse_plot
-
-LEGEND = """\
-# Fill each cell with a code, left-aligned in its 3 columns, '*' after it for a
-# filled butterfly space:  . empty  R B Y P flowers  X bramble  F field
-# lb bb hh critters  po sh bf bh tr fp ha gz features (in a field).
-# A brick is '|' between two cells, or '---' on a line under a cell.
-"""
 
 
-def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
-    if value is None:
-        return None
-    try:
-        plots = tuple(parse_plot(name) for name in value.split(","))
-    except ValueError as error:
-        raise click.BadParameter(str(error), ctx=ctx, param=param) from None
-    if not 1 <= len(set(plots)) == len(plots) <= 4:
-        raise click.BadParameter("expected 1 to 4 different plots, like B4,D2", ctx=ctx, param=param)
-    return plots
+def legend(edition: Edition) -> str:
+    """Comment lines that explain the codes, the edition's critters and features included."""
+    return (
+        "# Fill each cell with a code, left-aligned in its 3 columns, '*' after it for a\n"
+        "# filled butterfly space:  . empty  R B Y P flowers  X bramble  F field\n"
+        f"# {' '.join(edition.critters)} critters  {' '.join(edition.features)} features (in a field).\n"
+        "# A brick is '|' between two cells, or '---' on a line under a cell.\n"
+    )
 
 
 @click.command(name="new")
 @click.option("--player", help="The player's name, written as metadata.")
 @click.option("--date", help="A date to write as metadata (any text, e.g. 2026-11-29).")
-@click.option("--starting-fields", callback=_starting_fields, metavar="B4,D2", help="Plots printed as fields (default: the edition's).")
+@starting_fields_option
 @click.option("--no-legend", is_flag=True, help="Leave out the comment lines that explain the codes.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write to this file instead of standard output.")
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
@@ -56,7 +46,7 @@ def command(
     text = garden.to_notation()
     if not no_legend:
         first, rest = text.split("\n", 1)
-        text = f"{first}\n{LEGEND}{rest}"
+        text = f"{first}\n{legend(edition)}{rest}"
     if output is None:
         click.echo(text, nl=False)
         return

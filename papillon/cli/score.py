@@ -82,9 +82,10 @@ def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> 
     written: list[Path] = []
     for result in scored:
         stem = "stdin" if result.source == "<stdin>" else Path(result.source).stem
-        path = directory / f"{stem}.png"
-        if path in written:  # two inputs with one name, from different folders
-            path = directory / f"{stem}-{len(written) + 1}.png"
+        path, number = directory / f"{stem}.png", 1
+        while path in written:  # two inputs with one name, from different folders
+            number += 1
+            path = directory / f"{stem}-{number}.png"
         write_output(str(path), render_garden(result.garden, score=result.card, edition=edition, fmt="png"), force=True)
         written.append(path)
     return written
