@@ -302,10 +302,9 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
     if line.char(first) == "|":
         raise line.error(f"expected a space before {names[0]}, found '|': the garden border never holds a brick", first)
     if line.char(first) != " ":
-        raise line.error(
-            f"{names[0]}: expected the code to start at column {cell_column(0) + 1}, found {_quote(line.token(first))} at column {first + 1}",
-            first,
-        )
+        found = _quote(line.token(first))
+        message = f"{names[0]}: expected the code to start at column {cell_column(0) + 1}, found {found} at column {first + 1}"
+        raise line.error(message, first)
     codes = []
     for col, plot in enumerate(names):
         start = cell_column(col)
