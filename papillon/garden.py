@@ -266,11 +266,21 @@ class Garden:
 _EDGE_SET = frozenset(EDGES)
 
 
+def valid_meta_key(key: object) -> bool:
+    """A metadata key: ASCII letters, digits, ``_`` or ``-``, starting with a letter."""
+    return isinstance(key, str) and key[:1].isalpha() and key.isascii() and all(c.isalnum() or c in "_-" for c in key)
+
+
+def valid_meta_value(value: object) -> bool:
+    """A value the notation writes back exactly: one line, no ``#``, no surrounding spaces."""
+    return isinstance(value, str) and value == value.strip(" ") and "#" not in value and not any(_is_control(c) for c in value)
+
+
 def _check_meta(key: str, value: str) -> None:
     """Refuse metadata the notation could not write back exactly."""
-    if not (isinstance(key, str) and key[:1].isalpha() and key.isascii() and all(c.isalnum() or c in "_-" for c in key)):
+    if not valid_meta_key(key):
         raise ValueError(f"metadata key {key!r}: expected letters, digits, '_' or '-', starting with a letter")
-    if not isinstance(value, str) or value != value.strip(" ") or "#" in value or any(_is_control(c) for c in value):
+    if not valid_meta_value(value):
         raise ValueError(f"metadata {key}: a value is one line without '#', control characters or surrounding spaces")
 
 

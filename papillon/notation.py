@@ -24,7 +24,7 @@ from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import NotationError
-from papillon.garden import Garden
+from papillon.garden import Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
 HEADER = "papillon garden v1"
@@ -471,13 +471,13 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
     if not isinstance(meta, dict):
         raise NotationError(f'JSON garden: expected "meta" to be an object of strings, found {_json_kind(meta)}')
     for key, value in meta.items():
-        if not (isinstance(key, str) and _META_KEY.fullmatch(key)):
+        if not valid_meta_key(key):
             raise NotationError(
                 f"JSON garden: meta: expected a key of letters, digits, '_' or '-' starting with a letter, found {_json_value(key)}"
             )
         if not isinstance(value, str):
             raise NotationError(f"JSON garden: meta[{_json_value(key)}]: expected a string, found {_json_kind(value)}")
-        if value != value.strip(" ") or "#" in value or _CONTROL.search(value) or any(c in value for c in "\t\r\n"):
+        if not valid_meta_value(value):
             message = "expected one line without '#', tabs, control characters or surrounding spaces"
             raise NotationError(f"JSON garden: meta[{_json_value(key)}]: {message}, found {_json_value(value)}")
     plots = data.get("plots")
@@ -508,7 +508,6 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
 
 
 _JSON_KEYS = ("format", "version", "meta", "plots", "bricks")
-_META_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
 
 def _json_value(value: Any) -> str:
