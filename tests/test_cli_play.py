@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import json
 import re
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from papillon.cli import main
-from papillon.engine import parse_log, replay
-from papillon.notation import parse
+from papillon.cli.play import _STYLES, coloured_garden, file_part
+from papillon.engine import make_bot, parse_log, play_game, replay
+from papillon.grid import plot_at
+from papillon.notation import format_grid, parse
 
 GAMES = Path(__file__).parent / "games"
 ALWAYS_FIRST = "1\n" * 400  # more than any game needs; option 1 is always legal
@@ -225,3 +229,203 @@ def test_undo_never_goes_back_into_the_previous_round(runner, tmp_path):
     result = play(runner, "--seed", "14", "--save", "cut.jsonl", input="1\n" * first_bonus + "u\nq\n")
     assert "round bonus: choose one gnome bonus" in result.output
     assert "nothing to undo since the start of your turn" in result.output
+
+
+# --------------------------------------------------------------------------- play: files and options
+
+
+def test_play_refuses_an_existing_save_file_unless_forced(runner, tmp_path):
+    (tmp_path / "papillon-5.jsonl").write_text("another game\n")
+    result = runner.invoke(main, ["play", "--seed", "5", "--picture", "none"], input=ALWAYS_FIRST)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.count("\n") == 1, "one line"
+    assert "papillon-5.jsonl exists" in result.stderr and "--resume papillon-5.jsonl" in result.stderr and "--force" in result.stderr
+    assert "Papillon Gardens, seed" not in result.output, "refused before the game starts"
+    assert (tmp_path / "papillon-5.jsonl").read_text() == "another game\n"
+    forced = play(runner, "--seed", "5", "--force")
+    assert forced.exit_code == 0 and "The game is over." in forced.output
+    assert replay(parse_log((tmp_path / "papillon-5.jsonl").read_text(encoding="utf-8"))).is_over()
+
+
+def test_play_refuses_a_save_path_it_cannot_write_before_the_game(runner):
+    for save, message in [("nowhere/game.jsonl", "no directory nowhere"), ("/proc/x.jsonl", "cannot save to /proc/x.jsonl: ")]:
+        result = runner.invoke(main, ["play", "--seed", "5", "--save", save], input=ALWAYS_FIRST)
+        assert result.exit_code == 2, result.output
+        assert message in result.stderr and result.stderr.count("\n") == 1
+        assert "Papillon Gardens, seed" not in result.output
+
+
+def test_a_failing_autosave_is_one_line_and_exit_status_1(runner, tmp_path, monkeypatch):
+    import papillon.cli.play
+
+    def full_disk(path, data, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(papillon.cli.play, "write_atomic", full_disk)
+    result = runner.invoke(main, ["play", "--seed", "5", "--save", "game.jsonl", "--picture", "none"], input=ALWAYS_FIRST)
+    assert isinstance(result.exception, SystemExit) and result.exit_code == 1
+    assert result.stderr.endswith(" play: error: cannot save the game to game.jsonl: No space left on device\n")
+    assert result.stderr.count("\n") == 1
+    assert "start B4" in result.output and "The game is over." not in result.output, "stops at the first round's end"
+    assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_a_failing_save_at_the_end_still_shows_the_result(runner, tmp_path, monkeypatch):
+    import papillon.cli.play
+
+    real = papillon.cli.play.write_atomic
+
+    def fails_once_over(path, data, **options):
+        if '{"end":' in str(data):
+            raise OSError(errno.EROFS, "Read-only file system")
+        real(path, data, **options)
+
+    monkeypatch.setattr(papillon.cli.play, "write_atomic", fails_once_over)
+    result = runner.invoke(main, ["play", "--seed", "5", "--save", "game.jsonl", "--picture", "none"], input=ALWAYS_FIRST)
+    assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
+    assert "The game is over." in result.output and "first game recorded" in result.output
+    assert "cannot save the game to game.jsonl: Read-only file system (the file there is left as it was)" in result.stderr
+    assert parse_log((tmp_path / "game.jsonl").read_text(encoding="utf-8")).end is None, "the save of round 10 is whole"
+
+
+def test_player_names_are_made_safe_for_file_names(runner, tmp_path):
+    assert file_part("a/b") == "a_b" and file_part("Ann Lee") == "Ann_Lee" and file_part("zoë-2.0") == "zoë-2.0"
+    if importlib.util.find_spec("papillon.render") is None:
+        pytest.skip("no renderer")
+    result = runner.invoke(main, ["play", "--seed", "5", "--save", "game.jsonl", "--name", "a/b"], input=ALWAYS_FIRST)
+    assert result.exit_code == 0, result.output
+    assert "a/b: first game recorded" in result.output
+    if "could not draw" not in result.output:
+        assert (tmp_path / "game-a_b.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_picture_or_history_that_cannot_be_written_is_a_warning(runner, tmp_path):
+    args = ["--seed", "5", "--save", "game.jsonl", "--picture", "nowhere/final.png", "--history", "/proc/history.json"]
+    result = runner.invoke(main, ["play", *args], input=ALWAYS_FIRST)
+    assert result.exit_code == 0 and result.exception is None
+    assert "Total" in result.output and "Player 1: first game recorded" in result.output
+    assert "could not write the history file /proc/history.json" in result.stderr
+    if importlib.util.find_spec("papillon.render") is not None:
+        assert "picture of Player 1's garden" in result.stderr
+
+
+def test_bad_history_entries_are_ignored_and_kept(runner, tmp_path):
+    history = tmp_path / "data" / "history.json"
+    history.parent.mkdir()
+    games = [{"player": "Ann", "total": "40"}, "junk", {"player": "Ann", "total": 1}, {"player": "Ann", "total": True}]
+    history.write_text(json.dumps({"format": "papillon-history", "version": 1, "games": games}))
+    result = play(runner, "--seed", "5", "--save", "game.jsonl", "--name", "Ann")
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "ignoring 3 unreadable entries" in result.stderr
+    assert re.search(r"Ann: new personal best! \d+ \(previous best 1\)\.", result.output)
+    kept = json.loads(history.read_text(encoding="utf-8"))["games"]
+    assert kept[:4] == games and len(kept) == 5
+
+
+@pytest.mark.parametrize("text", ["not JSON at all", "[1, 2]", '{"games": 3}', "\xff"])
+def test_a_history_file_that_is_not_a_history_is_kept_aside(runner, tmp_path, text):
+    history = tmp_path / "data" / "history.json"
+    history.parent.mkdir()
+    history.write_bytes(text.encode("latin-1"))
+    (tmp_path / "data" / "history.json.bad").write_text("an older one")
+    result = play(runner, "--seed", "5", "--save", "game.jsonl", "--name", "Ann")
+    assert result.exit_code == 0 and result.exception is None, result.output
+    assert "Ann: first game recorded" in result.output
+    assert result.stderr.count("\n") == 1 and "is unreadable: kept it as" in result.stderr
+    assert (tmp_path / "data" / "history.json.bad1").read_bytes() == text.encode("latin-1")
+    assert (tmp_path / "data" / "history.json.bad").read_text() == "an older one"
+    assert [g["player"] for g in json.loads(history.read_text(encoding="utf-8"))["games"]] == ["Ann"]
+
+
+def test_resume_refuses_options_of_a_new_game(runner, tmp_path):
+    play(runner, "--seed", "9", "--save", "part.jsonl", input="1\n" * 5 + "q\n")
+    before = (tmp_path / "part.jsonl").read_text()
+    for extra in (["--seed", "3"], ["--players", "1"], ["--name", "Bo"], ["--bot", "random"]):
+        result = runner.invoke(main, ["play", "--resume", "part.jsonl", *extra], input=ALWAYS_FIRST)
+        assert result.exit_code == 2, (extra, result.output)
+        assert f"drop {extra[0]}" in result.stderr and result.stderr.count("\n") == 1
+    assert (tmp_path / "part.jsonl").read_text() == before
+
+
+def test_resume_with_save_refuses_to_overwrite_another_file(runner, tmp_path):
+    play(runner, "--seed", "9", "--save", "part.jsonl", input="1\n" * 5 + "q\n")
+    (tmp_path / "other.jsonl").write_text("keep me\n")
+    result = runner.invoke(main, ["play", "--resume", "part.jsonl", "--save", "other.jsonl"], input=ALWAYS_FIRST)
+    assert result.exit_code == 2 and "other.jsonl exists (use --force to overwrite it)" in result.stderr
+    assert (tmp_path / "other.jsonl").read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("picture", ["x.gif", "x", "picture.png.txt"])
+def test_picture_must_be_png_pdf_or_none(runner, tmp_path, picture):
+    result = runner.invoke(main, ["play", "--seed", "5", "--picture", picture], input=ALWAYS_FIRST)
+    assert result.exit_code == 2 and "expected a .png or .pdf file, or 'none'" in result.stderr
+    assert not (tmp_path / "papillon-5.jsonl").exists()
+
+
+def test_hints_carry_the_edition(runner, tmp_path):
+    (tmp_path / "mine.toml").write_text("[rules]\nbutterfly_steps = 2\n")
+    first = play(runner, "--seed", "9", "--save", "part.jsonl", "--edition", "mine.toml", input="1\n" * 5 + "q\n")
+    assert "carry on with: papillon play --resume part.jsonl --edition mine.toml\n" in first.output
+    resumed = play(runner, "--resume", "part.jsonl", "--edition", "mine.toml")
+    assert resumed.exit_code == 0 and "Game log: part.jsonl (papillon replay part.jsonl --edition mine.toml)" in resumed.output
+    replayed = runner.invoke(main, ["replay", "part.jsonl", "--edition", "mine.toml"])
+    assert replayed.exit_code == 0, replayed.output
+    plain = play(runner, "--seed", "9", "--save", "plain.jsonl", input="1\n" * 5 + "q\n")
+    assert "carry on with: papillon play --resume plain.jsonl\n" in plain.output
+
+
+def test_the_garden_is_coloured_from_its_cells_over_the_notation_grid():
+    final, _ = play_game(12, [make_bot("greedy")])
+    garden = final.garden(0)
+    text = coloured_garden(final, 0)
+    assert click.unstyle(text) == format_grid(garden), "the notation's grid, and a blank line after it"
+    star, bar = click.style("*", fg="bright_cyan", bold=True), click.style("|", fg="bright_red")
+    rows = [line for line in text.split("\n") if line[:4].strip().isdigit()]
+    assert len(rows) == 5
+    for row, line in enumerate(rows):
+        codes = [garden.cells[plot_at(col, row)].code for col in range(5)]
+        assert line.replace(star, "").replace(bar, "").split()[1:] == [click.style(c, **_STYLES.get(c, {"fg": "green"})) for c in codes]
+    assert text.count(star) == len(garden.butterflies) > 0
+    assert text.count(bar) == format_grid(garden).count("|") > 0
+    edges = [line for line in text.split("\n") if "---" in line]
+    assert edges and all(line.startswith("\x1b[91m") for line in edges), "brick lines in bright red"
+
+
+def test_replay_garden_of_a_multi_player_game_needs_a_player(runner):
+    log = str(GAMES / "three-players-seed14.jsonl")
+    result = runner.invoke(main, ["replay", "--garden", log])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "3 players: pick one with --player N" in result.stderr and result.stderr.count("\n") == 1
+    garden = runner.invoke(main, ["replay", "--garden", "--player", "3", log])
+    assert garden.exit_code == 0 and garden.stdout.count("papillon garden v1") == 1
+    scored = runner.invoke(main, ["score", "--json", "-"], input=garden.stdout)
+    assert json.loads(scored.output)["total"] == 95
+    solo = runner.invoke(main, ["replay", "--garden", str(GAMES / "solo-search-seed13.jsonl")])
+    assert solo.exit_code == 0 and solo.stdout.count("papillon garden v1") == 1
+
+
+def test_replay_step_shows_the_notation_grid(runner):
+    result = runner.invoke(main, ["replay", "--step", str(GAMES / "solo-greedy-seed12.jsonl")])
+    final = replay(parse_log((GAMES / "solo-greedy-seed12.jsonl").read_text(encoding="utf-8")))
+    after_ten = result.stdout.split("== after round 10 ==\n")[1]
+    assert after_ten.startswith(f"greedy: score now 51\n{format_grid(final.garden(0))}\npapillon garden v1\n")
+
+
+def test_simulate_logs_dir_that_cannot_be_made_is_a_usage_error(runner, tmp_path):
+    (tmp_path / "file.txt").write_text("")
+    result = runner.invoke(main, ["simulate", "-n", "1", "--bot", "random", "--logs", "file.txt/logs"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert "cannot write the game logs to file.txt/logs: Not a directory" in result.stderr
+    assert result.stderr.count("\n") == 1 and "random playing" not in result.output, "before any game"
+
+
+def test_simulate_logs_that_cannot_be_written_are_a_usage_error(runner, tmp_path, monkeypatch):
+    import papillon.cli.simulate
+
+    def read_only(path, data, **options):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(papillon.cli.simulate, "write_atomic", read_only)
+    result = runner.invoke(main, ["simulate", "-n", "2", "--bot", "random", "--logs", "logs"])
+    assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
+    assert re.search(r"cannot write the game log logs/\d+\.jsonl: Permission denied \(see", result.stderr)

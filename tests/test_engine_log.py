@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from papillon.edition import edition_from_toml, standard_edition
-from papillon.engine import GameLogError, make_bot, parse_log, play_game, replay
+from papillon.engine import GameLogError, GreedyBot, SearchBot, make_bot, parse_log, play_game, replay
 from papillon.engine.log import GameLog, step
 from papillon.engine.state import new_game
 from papillon.notation import parse
@@ -110,3 +110,12 @@ def test_new_game_refuses_bad_player_counts():
         new_game(())
     with pytest.raises(ValueError, match="1 to 6 players"):
         new_game([str(i) for i in range(7)])
+
+
+def test_the_search_bot_has_one_greedy_policy_and_no_time_budget_by_default():
+    # Determinism: a time budget would make a seeded game depend on the machine's speed
+    # (the golden search game above checks that the default bot replays exactly).
+    bot = make_bot("search")
+    assert isinstance(bot, SearchBot) and bot.seconds is None
+    assert isinstance(bot.greedy, GreedyBot) and not hasattr(bot, "policy"), "one greedy policy, not two identical ones"
+    assert "seed no longer gives the same game" in " ".join((SearchBot.__doc__ or "").split())

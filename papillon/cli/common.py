@@ -19,7 +19,12 @@ from papillon.notation import load_text
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+EDITION_FILE = "papillon.edition_file"
+"""Key of ``ctx.meta`` holding the ``--edition FILE`` given (None for the standard edition)."""
+
+
 def _edition_callback(ctx: click.Context, param: click.Parameter, value: str | None) -> Edition:
+    ctx.meta[EDITION_FILE] = value  # a command that prints follow-up commands repeats it
     try:
         return load_edition(value)
     except EditionError as error:

@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import secrets
+import shlex
+import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
-from papillon.cli.common import edition_option
+from papillon.cli.common import EDITION_FILE, edition_option
 from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
 from papillon.engine.bots import BOTS, Bot, make_bot
@@ -26,6 +30,8 @@ from papillon.engine.state import GameState, card_text, die_text, new_game
 from papillon.engine.tables import COLOUR_CODE
 from papillon.errors import IllegalActionError
 from papillon.files import write_atomic
+from papillon.grid import SIZE, plot_at
+from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
 
 HELP = """\
 Type the number of a choice (or the choice itself, like 'plot C3').
@@ -54,27 +60,33 @@ def data_dir() -> Path:
 
 def coloured_garden(state: GameState, player: int) -> str:
     """The garden grid as in the notation, each cell styled (click drops the styles off a non-terminal)."""
-    lines = state.garden(player).to_notation().split("\n")
-    start = next(i for i, line in enumerate(lines) if line.strip().startswith("A "))
-    out = []
-    for line in lines[start:]:
-        if not line[:4].strip().isdigit():
-            out.append(click.style(line, fg="bright_red") if "-" in line else line)
+    garden = state.garden(player)
+    header, *lines = format_grid(garden).rstrip("\n").split("\n")
+    out = [header]
+    for line in lines:
+        label = line[:ROW_LABEL_END].strip()
+        if not label.isdigit():  # the bricks below a row
+            out.append(click.style(line, fg="bright_red"))
             continue
-        styled = line[:5]
-        rest = line[5:].ljust(30)
-        for k in range(5):
-            cell, gap = rest[6 * k : 6 * k + 3], rest[6 * k + 3 : 6 * k + 6]
-            code = cell.strip().rstrip("*")
+        row = int(label) - 1
+        styled = line[: cell_column(0)]
+        for col in range(SIZE):
+            plot = plot_at(col, row)
+            code = garden.cells[plot].code
+            star = plot in garden.butterflies
             styled += click.style(code, **_STYLES.get(code, {"fg": "green"}))
-            styled += click.style("*", fg="bright_cyan", bold=True) if "*" in cell else ""
-            styled += " " * (3 - len(cell.rstrip())) + gap.replace("|", click.style("|", fg="bright_red"))
+            styled += click.style("*", fg="bright_cyan", bold=True) if star else ""
+            styled += " " * max(0, CELL_WIDTH - len(code) - star)
+            if col + 1 < SIZE:  # the gap to the next cell, holding a brick's | if there is one
+                gap = line[cell_column(col) + CELL_WIDTH : cell_column(col + 1)]
+                styled += gap.replace("|", click.style("|", fg="bright_red"))
         out.append(styled.rstrip())
-    return "\n".join(out)
+    return "\n".join(out) + "\n"  # ends like the notation, with a newline: a blank line after it
 
 
-def _garden_text(state: GameState, player: int) -> str:
-    return coloured_garden(state, player)
+def file_part(name: str) -> str:
+    """A player's name made safe to put into a file name (``a/b`` -> ``a_b``)."""
+    return re.sub(r"[^\w.-]", "_", name)
 
 
 def fill_sheet(state: GameState, player: int) -> str:
@@ -112,7 +124,7 @@ def offer(state: GameState) -> str:
 
 def view(state: GameState, player: int) -> str:
     name = state.game.players[player]
-    parts = [f"── {name} ── score now {state.score(player)}", _garden_text(state, player), fill_sheet(state, player)]
+    parts = [f"── {name} ── score now {state.score(player)}", coloured_garden(state, player), fill_sheet(state, player)]
     if state.round >= 1 and state.roll and not state.tasks:
         parts.append(offer(state))
     return "\n".join(parts)
@@ -134,9 +146,24 @@ class Session:
     agents: list[Bot | None]
     save: Path
     checkpoint: tuple[GameState, int]
+    edition_file: str | None = None
+    """The ``--edition FILE`` the game is played with: replaying or resuming it needs the same."""
 
     def autosave(self) -> None:
-        write_atomic(self.save, self.log.text())
+        """Write the log to the save file; a failure is one line and exit status 1.
+
+        The write is atomic, so a failed save leaves the previous one whole.
+        """
+        try:
+            write_atomic(self.save, self.log.text())
+        except OSError as error:
+            kept = " (the file there is left as it was)" if self.save.is_file() else ""
+            raise click.ClickException(f"cannot save the game to {self.save}: {error.strerror or error}{kept}") from None
+
+    def hint(self, *words: str) -> str:
+        """A papillon command line about this game, with its ``--edition FILE`` when it has one."""
+        edition = ["--edition", self.edition_file] if self.edition_file else []
+        return shlex.join(["papillon", *words, *edition])
 
 
 def _new_session(seed: int, humans: list[str], bots: list[str], edition: Edition, save: Path) -> Session:
@@ -146,6 +173,30 @@ def _new_session(seed: int, humans: list[str], bots: list[str], edition: Edition
     players = [{"name": n, "bot": (a.name if a else None)} for n, a in zip(names, agents, strict=True)]
     log = GameLog(seed, edition, players)
     return Session(state, log, agents, save, (state, 0))
+
+
+def _check_save(save: Path, force: bool, resume: str | None) -> None:
+    """Refuse, before the game starts, a save file that would overwrite another game or cannot be written."""
+    if save.is_dir():
+        raise click.UsageError(f"cannot save to {save}: it is a directory")
+    if save.exists() and not force and (resume is None or not save.samefile(resume)):
+        if resume is None:
+            raise click.UsageError(f"{save} exists: carry that game on with --resume {save}, or overwrite it with --force")
+        raise click.UsageError(f"{save} exists (use --force to overwrite it)")
+    directory = save.parent
+    if not directory.is_dir():
+        raise click.UsageError(f"cannot save to {save}: no directory {directory}")
+    try:  # the autosave writes through a temporary file in that directory: try one now
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise click.UsageError(f"cannot save to {save}: {error.strerror or error}") from None
+
+
+def _picture_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None or value == "none" or Path(value).suffix.lower() in (".png", ".pdf"):
+        return value
+    raise click.BadParameter(f"expected a .png or .pdf file, or 'none', got {value!r}", ctx=ctx, param=param)
 
 
 def _resume(path: Path, edition: Edition) -> Session:
@@ -170,6 +221,7 @@ def _resume(path: Path, edition: Edition) -> Session:
 @click.option("--bot", "bots", multiple=True, type=click.Choice(sorted(BOTS)), help="Add a bot opponent (repeatable).")
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), help="Carry on a saved game.")
 @click.option("--save", "save", type=click.Path(dir_okay=False), help="Save file (the game log) [default: papillon-<seed>.jsonl].")
+@click.option("--force", is_flag=True, help="Overwrite an existing save file.")
 @click.option(
     "--history",
     type=click.Path(dir_okay=False),
@@ -178,17 +230,21 @@ def _resume(path: Path, edition: Edition) -> Session:
 @click.option(
     "--picture",
     type=click.Path(dir_okay=False),
+    callback=_picture_path,
     help="Picture of the final garden: a .png or .pdf path, or 'none' [default: next to the save file].",
 )
 @click.option("--color/--no-color", default=None, help="Colour the garden (default: when the terminal supports it).")
 @edition_option
+@click.pass_context
 def command(
+    ctx: click.Context,
     seed: int | None,
     humans: int,
     names: tuple[str, ...],
     bots: tuple[str, ...],
     resume: str | None,
     save: str | None,
+    force: bool,
     history: str | None,
     picture: str | None,
     color: bool | None,
@@ -196,9 +252,19 @@ def command(
 ) -> None:
     """Play Papillon Gardens in the terminal: solo, hot-seat (1-6) and against bots."""
     if resume:
+        # The saved game has its own players and seed: an option that would change them is a mistake.
+        given = [
+            flag
+            for flag, name in (("--seed", "seed"), ("--players", "humans"), ("--name", "names"), ("--bot", "bots"))
+            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+        ]
+        if given:
+            raise click.UsageError(f"--resume carries on the saved game with its own players and seed: drop {', '.join(given)}")
+        _check_save(Path(save or resume), force, resume)
         session = _resume(Path(resume), edition)
         if save:
             session.save = Path(save)
+        session.edition_file = ctx.meta.get(EDITION_FILE)
         click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
     else:
         if humans + len(bots) == 0:
@@ -211,13 +277,16 @@ def command(
         people = list(names) + [f"Player {i + 1}" for i in range(len(names), humans)]
         if len(set(people)) != len(people):
             raise click.UsageError("each player needs a different name")
-        session = _new_session(seed, people, list(bots), edition, Path(save or f"papillon-{seed}.jsonl"))
+        target = Path(save or f"papillon-{seed}.jsonl")
+        _check_save(target, force, None)
+        session = _new_session(seed, people, list(bots), edition, target)
+        session.edition_file = ctx.meta.get(EDITION_FILE)
         click.echo(f"Papillon Gardens, seed {seed}. Saving to {session.save}. Type 'h' for help.")
     try:
         finished = _loop(session, color)
     except (click.Abort, KeyboardInterrupt):
         session.autosave()
-        click.echo(f"\nSaved to {session.save}; carry on with: papillon play --resume {session.save}")
+        click.echo(f"\nSaved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
         return
     if not finished:
         return
@@ -277,7 +346,7 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
         if rest.strip().isdigit() and 1 <= int(rest) <= len(state.boards):
             player = int(rest) - 1
             click.echo(f"── {state.game.players[player]} ── score now {state.score(player)}")
-            click.echo(_garden_text(state, player), color=color)
+            click.echo(coloured_garden(state, player), color=color)
             click.echo(fill_sheet(state, player), color=color)
         else:
             click.echo(f"  which garden? g 1 to g {len(state.boards)}")
@@ -297,7 +366,7 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
         return True
     if line in ("q", "quit"):
         session.autosave()
-        click.echo(f"Saved to {session.save}; carry on with: papillon play --resume {session.save}")
+        click.echo(f"Saved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
         return False
     if line.isdigit():
         if not 1 <= int(line) <= len(legal):
@@ -323,7 +392,11 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
 def _end(session: Session, history: str | None, picture: str | None, color: bool | None) -> None:
     state = session.state
     session.log.finish(state)
-    session.autosave()
+    try:
+        session.autosave()
+        unsaved = None
+    except click.ClickException as error:  # show the end of the game all the same, then fail
+        unsaved = error
     click.echo("\nThe game is over.\n")
     results = []
     for i, name in enumerate(state.game.players):
@@ -334,12 +407,15 @@ def _end(session: Session, history: str | None, picture: str | None, color: bool
     if len(results) > 1:
         ranking = sorted(results, key=lambda r: -r[1])
         click.echo("Ranking: " + ", ".join(f"{name} {total}" for name, total in ranking))
-    click.echo(f"Game log: {session.save} (papillon replay {session.save})")
+    if unsaved is None:
+        click.echo(f"Game log: {session.save} ({session.hint('replay', str(session.save))})")
     if picture != "none":
         _picture(state, picture, session.save)
     people = [i for i, agent in enumerate(session.agents) if agent is None]
     if people:
         _record_history(Path(history) if history else data_dir() / "history.json", state, people, session.log.seed)
+    if unsaved is not None:
+        raise unsaved
 
 
 def _picture(state: GameState, picture: str | None, save: Path) -> None:
@@ -350,34 +426,76 @@ def _picture(state: GameState, picture: str | None, save: Path) -> None:
         click.echo("(no picture of the garden: papillon.render is not available)", err=True)
         return
     for i, name in enumerate(state.game.players):
-        default = save.with_name(f"{save.stem}-{name.replace(' ', '_')}.png")
-        target = Path(picture) if picture and len(state.boards) == 1 else default
-        if picture and len(state.boards) > 1:
-            target = Path(picture).with_name(f"{Path(picture).stem}-{name.replace(' ', '_')}{Path(picture).suffix}")
-        fmt = "pdf" if target.suffix.lower() == ".pdf" else "png"
+        # A picture is a bonus: nothing here may cut the end of a game short.
         try:
+            if picture is None:
+                target = save.with_name(f"{save.stem}-{file_part(name)}.png")
+            elif len(state.boards) == 1:
+                target = Path(picture)
+            else:
+                target = Path(picture).with_name(f"{Path(picture).stem}-{file_part(name)}{Path(picture).suffix}")
+            fmt = "pdf" if target.suffix.lower() == ".pdf" else "png"
             data = render_garden(state.garden(i), score=state.score_card(i), edition=state.edition, fmt=fmt)
             write_atomic(target, data)
-        except Exception as error:  # a picture is a bonus: never lose the end of a game over it
+        except OSError as error:
+            click.echo(f"(could not write the picture of {name}'s garden: {error.strerror or error})", err=True)
+            return
+        except Exception as error:
             click.echo(f"(could not draw the picture of {name}'s garden: {error})", err=True)
             return
         click.echo(f"Picture of {name}'s garden: {target}")
 
 
+def _read_history(path: Path) -> list[Any] | None:
+    """The games recorded in the history file, [] for none; None when it must be left alone.
+
+    A file that is not a papillon history is kept aside (``history.json.bad``), never overwritten.
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": []}
+    except OSError as error:
+        click.echo(f"(could not read the history file {path}: {error.strerror or error}; this game is not recorded)", err=True)
+        return None
+    except ValueError:  # not JSON, or not UTF-8
+        data = None
+    games = data.get("games") if isinstance(data, dict) else None
+    if isinstance(games, list):
+        return games
+    aside = path.with_name(f"{path.name}.bad")
+    for n in range(1, 1000):
+        if not aside.exists():
+            break
+        aside = path.with_name(f"{path.name}.bad{n}")
+    try:
+        path.rename(aside)
+    except OSError as error:
+        click.echo(
+            f"(the history file {path} is unreadable and cannot be moved aside: {error.strerror or error}; this game is not recorded)",
+            err=True,
+        )
+        return None
+    click.echo(f"(the history file {path} is unreadable: kept it as {aside} and started a new one)", err=True)
+    return []
+
+
+def _is_record(game: Any) -> bool:
+    total = game.get("total") if isinstance(game, dict) else None
+    return isinstance(game, dict) and isinstance(game.get("player"), str) and isinstance(total, int) and not isinstance(total, bool)
+
+
 def _record_history(path: Path, state: GameState, people: list[int], seed: int) -> None:
     """Append each person's result to the history file and announce personal bests."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, ValueError):
-        click.echo(f"(the history file {path} is unreadable; starting a new one)", err=True)
-        data = {}
-    found = data.get("games") if isinstance(data, dict) else None
-    games: list[Any] = found if isinstance(found, list) else []
+    games = _read_history(path)
+    if games is None:
+        return
+    bad = sum(1 for g in games if not _is_record(g))
+    if bad:  # kept in the file as they are, but no best comes from them
+        click.echo(f"(ignoring {bad} unreadable {'entry' if bad == 1 else 'entries'} of the history file {path})", err=True)
     when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     for i in people:
         name = state.game.players[i]
         total = state.score(i)
-        best = max((g.get("total", 0) for g in games if isinstance(g, dict) and g.get("player") == name), default=None)
+        best = max((g["total"] for g in games if _is_record(g) and g["player"] == name), default=None)
         record = {"player": name, "total": total, "seed": seed, "date": when, "edition": state.edition.name, "players": len(state.boards)}
         games.append(record)
         if best is None:
@@ -390,4 +508,4 @@ def _record_history(path: Path, state: GameState, people: list[int], seed: int) 
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomic(path, json.dumps({"format": "papillon-history", "version": 1, "games": games}, indent=1) + "\n")
     except OSError as error:
-        click.echo(f"(could not write the history file {path}: {error.strerror})", err=True)
+        click.echo(f"(could not write the history file {path}: {error.strerror or error})", err=True)

@@ -12,12 +12,18 @@ from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
 from papillon.engine.log import GameLogError, parse_log, replay
 from papillon.engine.state import GameState
+from papillon.notation import format_grid
 
 
 @click.command(name="replay")
 @click.argument("log_file", metavar="LOG", type=click.Path(dir_okay=False, exists=True))
 @click.option("--step", is_flag=True, help="Show every player's garden at the end of each round.")
-@click.option("--garden", "garden_only", is_flag=True, help="Print only the final garden(s) in notation (pipe into `papillon score -`).")
+@click.option(
+    "--garden",
+    "garden_only",
+    is_flag=True,
+    help="Print only the final garden in notation (pipe into `papillon score -`); a game of several players needs --player N.",
+)
 @click.option("--player", type=int, metavar="N", help="Only player N (from 1).")
 @edition_option
 def command(log_file: str, step: bool, garden_only: bool, player: int | None, edition: Edition) -> None:
@@ -39,6 +45,9 @@ def command(log_file: str, step: bool, garden_only: bool, player: int | None, ed
         if not 1 <= player <= len(log.players):
             raise click.BadParameter(f"the game has players 1 to {len(log.players)}", param_hint="--player")
         players = range(player - 1, player)
+    elif garden_only and len(log.players) > 1:
+        # `papillon score -` reads one garden: two in a row would not score.
+        raise click.UsageError(f"--garden prints one garden and the game has {len(log.players)} players: pick one with --player N")
 
     shown = 0
 
@@ -50,8 +59,7 @@ def command(log_file: str, step: bool, garden_only: bool, player: int | None, ed
             click.echo(f"== after round {done} ==")
             for i in players:
                 click.echo(f"{log.names[i]}: score now {state.score(i)}")
-                text = state.garden(i).to_notation()
-                click.echo(text[text.index("     A") :])
+                click.echo(format_grid(state.garden(i)))
 
     try:
         final = replay(log, show_round if step else None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import statistics
 import sys
+import tempfile
 from collections.abc import Iterator
 from multiprocessing import get_context
 from pathlib import Path
@@ -74,17 +75,31 @@ def command(games: int, bot: str, seed: int, jobs: int, as_json: bool, logs_dir:
     """
     results = []
     if logs_dir:
-        Path(logs_dir).mkdir(parents=True, exist_ok=True)
+        _check_logs_dir(Path(logs_dir))
     stream = run(seed, bot, games, jobs, edition, keep_logs=bool(logs_dir))
     with click.progressbar(stream, length=games, label=f"{bot} playing", file=sys.stderr) as bar:
         for result in bar:
             if logs_dir:
-                write_atomic(Path(logs_dir) / f"{result['seed']}.jsonl", result.pop("log"))
+                target = Path(logs_dir) / f"{result['seed']}.jsonl"
+                try:
+                    write_atomic(target, result.pop("log"))
+                except OSError as error:
+                    raise click.UsageError(f"cannot write the game log {target}: {error.strerror or error}") from None
             if as_json:
                 click.echo(json.dumps(result, separators=(", ", ": ")))
             results.append(result)
     if not as_json:
         click.echo(summary(results, bot))
+
+
+def _check_logs_dir(directory: Path) -> None:
+    """Make the --logs directory and try writing in it, before any game is played."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise click.UsageError(f"cannot write the game logs to {directory}: {error.strerror or error}") from None
 
 
 def summary(results: list[dict[str, Any]], bot: str) -> str:

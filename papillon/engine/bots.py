@@ -13,7 +13,9 @@ is a pure function of the game so far and a saved game resumes identically.
   with the greedy policy for every option, ``rollouts`` times with some
   exploration, and takes the best average end-of-turn position; for the rest
   (plots, edges) it plays greedy.  ``rollouts`` is its iteration budget and
-  ``seconds`` an optional time budget per decision.
+  ``seconds`` an optional time budget per decision, for the API only: a time
+  budget makes the bot's choices depend on the machine's speed, so the same
+  seed no longer gives the same game (the command line never sets one).
 """
 
 from __future__ import annotations
@@ -96,7 +98,15 @@ STRATEGIC = frozenset({"pair", "part", "gnome", "fill", "feature", "choose", "co
 
 
 class SearchBot:
-    """Greedy rollouts to the end of its own turn for every strategic option."""
+    """Greedy rollouts to the end of its own turn for every strategic option.
+
+    ``rollouts`` rounds of rollouts per option is the (deterministic) iteration
+    budget.  ``seconds`` also stops after the first round of rollouts that ends
+    past that wall-clock time: the choice then depends on the machine's speed
+    and load, so the same seed no longer gives the same game (nor does a saved
+    game resume identically).  Leave it None (the default, and what
+    ``make_bot("search")`` and the command line use) for reproducible games.
+    """
 
     name = "search"
 
@@ -105,7 +115,7 @@ class SearchBot:
         self.seconds = seconds
         self.epsilon = epsilon
         self.greedy = GreedyBot()
-        self.policy = GreedyBot()
+        """Plays the non-strategic decisions, and the rollouts' own moves (the same policy)."""
 
     def choose(self, state: GameState, rng: random.Random) -> str:
         legal = state.legal_actions()
@@ -135,7 +145,7 @@ class SearchBot:
         while state.player == player and state.round == start:
             legal = state.legal_actions()
             explore = epsilon and rng.random() < epsilon
-            action = legal[rng.randrange(len(legal))] if explore else self.policy.choose(state, rng)
+            action = legal[rng.randrange(len(legal))] if explore else self.greedy.choose(state, rng)
             state = state.apply(action)
         return value(state, player, 1.0)
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from papillon.edition import COLOURS, Edition
-from papillon.grid import ADJACENCIES, DIRECTIONS, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, Edge, on_border, plot_name, ray
+from papillon.grid import ADJACENCIES, DIRECTIONS, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, ROW_PLOTS, edge_between, on_border, plot_name, ray
 
 COLOUR_CODE: dict[str, str] = {name: code for code, name in COLOURS.items()}
 """Colour name (``'red'``) -> notation code (``'R'``)."""
@@ -32,11 +32,11 @@ BORDER_MASK = sum(1 << p for p in PLOTS if on_border(p))
 ALL_PLOTS_MASK = (1 << len(PLOTS)) - 1
 
 NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((q, EDGE_INDEX[Edge(min(p, q), max(p, q))]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
+    tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
 )
 """For each plot: (orthogonal neighbour, index of the edge between them)."""
 
-ROW_MASKS: tuple[int, ...] = tuple(sum(1 << (row * 5 + col) for col in range(5)) for row in range(5))
+ROW_MASKS: tuple[int, ...] = tuple(sum(1 << p for p in row) for row in ROW_PLOTS)
 
 
 @dataclass(frozen=True, eq=False)
