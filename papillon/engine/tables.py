@@ -11,7 +11,19 @@ from dataclasses import dataclass
 from functools import cache
 
 from papillon.edition import COLOURS, Edition
-from papillon.grid import ADJACENCIES, DIRECTIONS, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, ROW_PLOTS, edge_between, on_border, plot_name, ray
+from papillon.grid import (
+    ADJACENCIES,
+    DIRECTIONS,
+    EDGE_INDEX,
+    EDGES,
+    ORTHOGONAL_NEIGHBOURS,
+    PLOTS,
+    ROW_PLOTS,
+    edge_between,
+    on_border,
+    plot_name,
+    ray,
+)
 
 COLOUR_CODE: dict[str, str] = {name: code for code, name in COLOURS.items()}
 """Colour name (``'red'``) -> notation code (``'R'``)."""
