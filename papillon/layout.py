@@ -35,6 +35,7 @@ sheet and carried in the garden sheet's QR payload (:func:`sheet_payload`).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
 import random
@@ -239,6 +240,59 @@ COLOUR_KEY_R_MM = 6.0
 QR_MM = 27.0
 """Side of the QR code's modules area (a quiet zone of 4 modules around it is kept white)."""
 RULER_MM = 50.0
+RULER_TICKS_MM = (1.0, 1.8, 2.6)
+"""Lengths of the ruler's ticks: every millimetre, every 5 mm, every 10 mm."""
+NAME_PT = 13.0
+"""Size of a name written on a player line."""
+NAME_INSET_MM = 2.0
+"""From the start of a player line to the name written on it."""
+NAME_RISE_MM = 1.2
+"""From a player line up to the baseline of the name written on it."""
+HINT_GAP_MM = 4.0
+"""From a heading's baseline down to its hint line."""
+TITLE_ICON_GAP_MM = 7.0
+"""From either end of the title to the centre of its butterfly."""
+TITLE_ICON_RISE_MM = 2.8
+"""From the title's baseline up to its butterflies' centres."""
+TITLE_ICON_R_MM = 3.2
+HEADING_ICON_GAP_MM = 4.0
+"""From the end of a heading to the centre of the icon after it."""
+HEADING_ICON_RISE_MM = 1.6
+HEADING_ICON_R_MM = 2.6
+CAPTION_ICON_R_MM = 1.3
+"""A small icon in a line of text (the rondel's clockwise arrow, the cut line's scissors)."""
+CAPTION_ICON_GAP_MM = 1.0
+"""Between a line of text and the small icon after it."""
+CAPTION_ICON_RISE_MM = 0.9
+"""From a small text's baseline up to the centre of its icon."""
+PLOT_CORNER_MM = 2.0
+"""Corner radius of a plot box (and of the score panel)."""
+GARDEN_CORNER_MM = 3.0
+"""Corner radius of the garden's border."""
+TOTAL_BOX_CORNER_MM = 1.5
+PLOT_ICON_R_MM = 7.0
+"""Size of a critter or feature icon in a rendered field."""
+PLOT_ICON_OFFSET_MM = (-1.5, 1.5)
+"""From a plot's centre to its critter or feature icon (left and down, clear of the bubble)."""
+FLOWER_R_MM = 8.5
+"""Size of a stamped flower in a rendered plot."""
+FLOWER_OFFSET_MM = (-1.2, 1.6)
+"""From a plot's centre to its stamped flower."""
+PLOT_CAPTION_SMALL_PT = 5.5
+"""A long plot caption (12 characters or more) is set at this size instead of its :class:`Text`'s."""
+BRICK_MM = 2.6
+"""Thickness of a drawn brick edging (a little less than :data:`PLOT_GAP_MM`)."""
+BRICK_OVERHANG_MM = 1.2
+"""How far a drawn brick runs past each end of its edge slot, so a ring of bricks looks closed."""
+SCORE_PANEL_ROWS = 4
+"""Lines per column of the score panel (two columns)."""
+SCORE_PANEL_INSET_MM = 4.0
+"""From the score panel's sides to its text."""
+
+
+def _name_on(line: Segment) -> Text:
+    """Where a name written on ``line`` sits."""
+    return Text(line.x1_mm + NAME_INSET_MM, line.y1_mm - NAME_RISE_MM, NAME_PT)
 
 
 def grid_to_mm(x: float, y: float) -> tuple[float, float]:
@@ -307,6 +361,31 @@ class GardenLayout:
     score_panel: Rect
     """Where a rendered garden lists its points (the print note and ruler area)."""
     footer: Text
+    player_text: Text
+    """Where a player's name is written on :attr:`player_line` (``--player``, a rendered garden's ``player:``)."""
+    bonus_labels: tuple[Text, ...]
+    """Two lines after the last round space: "gnome bonus" and which rounds."""
+    colour_key_hints: tuple[Text, ...]
+    """Two lines under :attr:`colour_key_label` ("stamp each colour", "once before play")."""
+    colour_key_words: tuple[Text, ...]
+    """The colour's name after each :attr:`colour_key_names` letter."""
+    plot_captions: tuple[Text, ...]
+    """Under each plot's icon, indexed by plot: a rendered field's critter or feature name."""
+    ruler_label: Text
+    """The line under :attr:`note` ("This bar must measure 50 mm")."""
+    ruler_numbers: tuple[Text, ...]
+    """The numbers 0, 10, ... 50 under the ruler's long ticks."""
+    ruler_unit: Text
+    drawing_key: tuple[Text, ...]
+    """Two lines under the ruler: how to draw fields, critters, brambles, butterflies and bricks."""
+    score_title: Text
+    """In :attr:`score_panel`: the heading, the total and the key of a rendered garden's points."""
+    score_total: Text
+    score_lines: tuple[Text, ...]
+    """Category names in the score panel: two columns of :data:`SCORE_PANEL_ROWS`, column by column."""
+    score_values: tuple[Text, ...]
+    """The points of each :attr:`score_lines` entry (right-aligned)."""
+    score_key: Text
     id: str = field(default="")
 
     def edge_slot(self, edge: Edge) -> Segment:
@@ -326,34 +405,70 @@ def garden_layout(rounds: int = 10) -> GardenLayout:
     key_first = 76.0
     garden = Rect(GARDEN_X_MM, GARDEN_Y_MM, GARDEN_MM, GARDEN_MM)
     band_y = garden.bottom_mm + 28.0
+    player_line = Segment(GARDEN_X_MM + 15.0, 38.6, GARDEN_X_MM + 95.0, 38.6)
+    round_spaces = tuple(Circle(round(first_x + i * pitch, 3), 50.0, radius) for i in range(rounds))
+    last = round_spaces[-1]
+    key_label = Text(GARDEN_X_MM, garden.bottom_mm + 10.5, 9.0)
+    key_names = tuple(
+        Text(key_first + i * key_pitch + COLOUR_KEY_R_MM + 1.5, garden.bottom_mm + 13.2, 9.0) for i in range(len(COLOUR_NAMES))
+    )
+    plots = tuple(_plot_box(p) for p in PLOTS)
+    ruler = Segment(GARDEN_X_MM, band_y + 17.0, GARDEN_X_MM + RULER_MM, band_y + 17.0)
+    note = Text(GARDEN_X_MM, band_y + 4.0, 8.5)
+    panel = Rect(GARDEN_X_MM, band_y - 4.0, garden.w_mm - QR_MM - 6.0, QR_MM + 4.0)
+    score_x, score_y = panel.x_mm + SCORE_PANEL_INSET_MM, panel.y_mm + 6.5
+    score_half = (panel.w_mm - 2 * SCORE_PANEL_INSET_MM) / 2
+    score_spots = [
+        (score_x + col * (score_half + SCORE_PANEL_INSET_MM), score_y + 6.0 + row * 4.6)
+        for col in range(2)
+        for row in range(SCORE_PANEL_ROWS)
+    ]
     layout = GardenLayout(
         frame_mm=(FRAME_W_MM, FRAME_H_MM),
         markers=_markers(0),
         title=Text(centre_x, 21.0, TITLE_PT, "centre"),
         subtitle=Text(centre_x, 27.0, 8.5, "centre"),
         player_label=Text(GARDEN_X_MM, 38.0, 11.0),
-        player_line=Segment(GARDEN_X_MM + 15.0, 38.6, GARDEN_X_MM + 95.0, 38.6),
+        player_line=player_line,
         total_label=Text(garden.right_mm - 23.0, 38.0, 11.0, "right"),
         total_box=Rect(garden.right_mm - 21.0, 31.0, 21.0, 10.0),
         round_label=Text(GARDEN_X_MM, 51.2, 11.0),
-        rounds=tuple(Circle(round(first_x + i * pitch, 3), 50.0, radius) for i in range(rounds)),
+        rounds=round_spaces,
         garden=garden,
-        plots=tuple(_plot_box(p) for p in PLOTS),
+        plots=plots,
         bubbles=tuple(_bubble(p) for p in PLOTS),
         edge_slots=tuple(_edge_slot(e) for e in EDGES),
         column_labels=tuple(Text(grid_to_mm(c + 0.5, 0)[0], GARDEN_Y_MM - 1.6, 12.0, "centre") for c in range(SIZE)),
         row_labels=tuple(Text(GARDEN_X_MM - 3.0, grid_to_mm(0, r + 0.5)[1] + 1.5, 12.0, "right") for r in range(SIZE)),
-        colour_key_label=Text(GARDEN_X_MM, garden.bottom_mm + 10.5, 9.0),
+        colour_key_label=key_label,
         colour_key=tuple(Circle(key_first + i * key_pitch, garden.bottom_mm + 12.0, COLOUR_KEY_R_MM) for i in range(len(COLOUR_NAMES))),
-        colour_key_names=tuple(
-            Text(key_first + i * key_pitch + COLOUR_KEY_R_MM + 1.5, garden.bottom_mm + 13.2, 9.0) for i in range(len(COLOUR_NAMES))
-        ),
+        colour_key_names=key_names,
         qr=Rect(garden.right_mm - QR_MM, band_y, QR_MM, QR_MM),
         id_text=Text(garden.right_mm, FRAME_H_MM - MARKER_INSET_MM - 2.0, 7.0, "right"),
-        ruler=Segment(GARDEN_X_MM, band_y + 17.0, GARDEN_X_MM + RULER_MM, band_y + 17.0),
-        note=Text(GARDEN_X_MM, band_y + 4.0, 8.5),
-        score_panel=Rect(GARDEN_X_MM, band_y - 4.0, garden.w_mm - QR_MM - 6.0, QR_MM + 4.0),
+        ruler=ruler,
+        note=note,
+        score_panel=panel,
         footer=Text(GARDEN_X_MM, FRAME_H_MM - MARKER_INSET_MM - 2.0, 7.0),
+        player_text=_name_on(player_line),
+        bonus_labels=(
+            Text(last.cx_mm + last.r_mm + 2.0, last.cy_mm - 0.6, 6.5),
+            Text(last.cx_mm + last.r_mm + 2.0, last.cy_mm + 2.4, 6.5),
+        ),
+        colour_key_hints=(
+            Text(key_label.x_mm, key_label.y_mm + HINT_GAP_MM, 7.5),
+            Text(key_label.x_mm, key_label.y_mm + 7.2, 7.5),
+        ),
+        colour_key_words=tuple(Text(name.x_mm + 4.0, name.y_mm, 8.0) for name in key_names),
+        plot_captions=tuple(Text(box.centre_mm[0], box.bottom_mm - 1.6, 6.5, "centre") for box in plots),
+        ruler_label=Text(note.x_mm, note.y_mm + HINT_GAP_MM, note.size_pt),
+        ruler_numbers=tuple(Text(ruler.x1_mm + mm, ruler.y1_mm + 3.0, 6.0, "centre") for mm in range(0, int(RULER_MM) + 1, 10)),
+        ruler_unit=Text(ruler.x2_mm + 2.0, ruler.y1_mm + 0.4, 7.0),
+        drawing_key=(Text(note.x_mm, ruler.y1_mm + 8.5, 7.0), Text(note.x_mm, ruler.y1_mm + 11.6, 7.0)),
+        score_title=Text(score_x, score_y, 11.0),
+        score_total=Text(panel.right_mm - SCORE_PANEL_INSET_MM, score_y, 13.0, "right"),
+        score_lines=tuple(Text(x, y, 8.5) for x, y in score_spots),
+        score_values=tuple(Text(x + score_half - SCORE_PANEL_INSET_MM, y, 8.5, "right") for x, y in score_spots),
+        score_key=Text(score_spots[-1][0], score_spots[-1][1], 6.5),
     )
     return _with_id(layout)
 
@@ -411,6 +526,21 @@ class FillLayout:
     legend: Text
     id_text: Text
     footer: Text
+    player_text: Text
+    """Where a player's name is written on :attr:`player_line`."""
+    critter_hint: Text
+    """The hint line under each heading."""
+    flower_hint: Text
+    rondel_hint: Text
+    rondel_caption: Text
+    """Under the rondel: "fill clockwise", followed by a clockwise-arrow icon."""
+    caterpillar_hint: Text
+    caterpillar_icon: Circle
+    """A caterpillar drawn before space 1."""
+    caterpillar_numbers: tuple[Text, ...]
+    """Under each space, for the number of a gnome space; empty when the rows are too close for it."""
+    gnome_bullets: tuple[Circle, ...]
+    """A dot before each of :attr:`gnome_lines`."""
     id: str = field(default="")
 
 
@@ -421,6 +551,21 @@ FILL_COLUMNS_H_MM = 104.0
 CATERPILLAR_PER_ROW = 12
 LADDER_PITCH_MM = 18.0
 GNOME_LINES_PER_COLUMN = 5
+LADDER_LABEL_GAP_MM = 1.0
+"""The least gap between two ladder labels: a longer critter name is set smaller."""
+LADDER_LABEL_MAX_MM = 30.0
+"""The widest ladder label when there is a single ladder."""
+CATERPILLAR_NUMBER_ROOM_MM = 13.0
+"""The least distance between caterpillar rows that leaves room for a number under a gnome space."""
+LEGEND_ICON_R_MM = 2.4
+"""Size of an icon in the fill sheet's legend line."""
+LEGEND_ICON_DX_MM = 2.5
+"""From the start of a legend item to its icon's centre."""
+LEGEND_TEXT_DX_MM = 6.0
+"""From the start of a legend item to its words."""
+LEGEND_GAP_MM = 4.0
+"""After a legend item's words, before the next item."""
+LEGEND_ICON_RISE_MM = 1.0
 
 
 def fill_layout(edition: Edition) -> FillLayout:
@@ -486,36 +631,56 @@ def _fill_layout(
             Circle(round(CONTENT_X_MM + (slot + 0.5) * cat_pitch, 3), round(cat_top + row * row_pitch, 3), min(cat_pitch, row_pitch) * 0.4)
         )
     gnome_top = cat_top + (cat_rows - 1) * row_pitch + 14.0
+    player_line = Segment(CONTENT_X_MM + 22.0, 38.6, CONTENT_X_MM + 102.0, 38.6)
+    critter_heading = Text(left - radius, FILL_TOP_MM, 12.0)
+    flower_heading = Text(tracks_left - radius, FILL_TOP_MM, 12.0)
+    rondel_heading = Text(rondel_centre_x, FILL_TOP_MM, 12.0, "centre")
+    caterpillar_heading = Text(CONTENT_X_MM, cat_top - 9.0, 12.0)
+    gnome_lines = tuple(
+        Text(
+            CONTENT_X_MM + 4.0 + (i // GNOME_LINES_PER_COLUMN) * CONTENT_W_MM / 2,
+            gnome_top + 6.0 + (i % GNOME_LINES_PER_COLUMN) * 4.6,
+            9.5,
+        )
+        for i in range(gnome_options)
+    )
+    rows_y = sorted({space.cy_mm for space in caterpillar})
+    roomy = all(b - a >= CATERPILLAR_NUMBER_ROOM_MM for a, b in itertools.pairwise(rows_y))
+    first_space = caterpillar[0] if caterpillar else Circle(CONTENT_X_MM, cat_top, 0.0)
     layout = FillLayout(
         frame_mm=(FRAME_W_MM, FRAME_H_MM),
         markers=_markers(4),
         title=Text(centre_x, 21.0, TITLE_PT, "centre"),
         subtitle=Text(centre_x, 27.0, 8.5, "centre"),
         player_label=Text(CONTENT_X_MM + 7.0, 38.0, 11.0),
-        player_line=Segment(CONTENT_X_MM + 22.0, 38.6, CONTENT_X_MM + 102.0, 38.6),
-        critter_heading=Text(left - radius, FILL_TOP_MM, 12.0),
+        player_line=player_line,
+        critter_heading=critter_heading,
         ladders=ladder_columns,
-        flower_heading=Text(tracks_left - radius, FILL_TOP_MM, 12.0),
+        flower_heading=flower_heading,
         tracks=flower_columns,
-        rondel_heading=Text(rondel_centre_x, FILL_TOP_MM, 12.0, "centre"),
+        rondel_heading=rondel_heading,
         rondel=rondel_circle,
         petals=tuple(petals),
         petal_icons=rondel,
-        caterpillar_heading=Text(CONTENT_X_MM, cat_top - 9.0, 12.0),
+        caterpillar_heading=caterpillar_heading,
         caterpillar=tuple(caterpillar),
         gnome_spaces=gnome_spaces,
         gnome_heading=Text(CONTENT_X_MM, gnome_top, 12.0),
-        gnome_lines=tuple(
-            Text(
-                CONTENT_X_MM + 4.0 + (i // GNOME_LINES_PER_COLUMN) * CONTENT_W_MM / 2,
-                gnome_top + 6.0 + (i % GNOME_LINES_PER_COLUMN) * 4.6,
-                9.5,
-            )
-            for i in range(gnome_options)
-        ),
+        gnome_lines=gnome_lines,
         legend=Text(centre_x, FRAME_H_MM - 30.0, 8.0, "centre"),
         id_text=Text(FRAME_W_MM - CONTENT_X_MM, FRAME_H_MM - MARKER_INSET_MM - 2.0, 7.0, "right"),
         footer=Text(centre_x, FRAME_H_MM - MARKER_INSET_MM - 2.0, 7.0, "centre"),
+        player_text=_name_on(player_line),
+        critter_hint=Text(critter_heading.x_mm, critter_heading.y_mm + HINT_GAP_MM, 6.5),
+        flower_hint=Text(flower_heading.x_mm, flower_heading.y_mm + HINT_GAP_MM, 6.5),
+        rondel_hint=Text(rondel_heading.x_mm, rondel_heading.y_mm + HINT_GAP_MM, 6.5, "centre"),
+        rondel_caption=Text(rondel_circle.cx_mm, rondel_circle.cy_mm + rondel_circle.r_mm + 5.0, 7.5, "centre"),
+        caterpillar_hint=Text(caterpillar_heading.x_mm + 38.0, caterpillar_heading.y_mm, 7.0),
+        caterpillar_icon=Circle(first_space.cx_mm - first_space.r_mm - 5.0, first_space.cy_mm, 3.0),
+        caterpillar_numbers=tuple(Text(space.cx_mm, space.cy_mm + space.r_mm + 2.8, 6.5, "centre") for space in caterpillar)
+        if roomy
+        else (),
+        gnome_bullets=tuple(Circle(spot.x_mm - 2.5, spot.y_mm - 1.1, 0.6) for spot in gnome_lines),
     )
     return _with_id(layout)
 
@@ -531,6 +696,16 @@ class ScoreTable:
     header: tuple[Rect, ...]
     rows: tuple[tuple[Rect, ...], ...]
     """``rows[i][0]`` is the player's name cell, then one cell per category, then the total."""
+    date: Text
+    """The "date ____" line after the title."""
+    player_heading: Text
+    """The word "Player" in ``header[0]``."""
+    heading_lines: tuple[tuple[Text, ...], ...]
+    """For ``header[1:]``: the lines of each column's title (:data:`SCORE_HEADING_LINES`, top first)."""
+    heading_hints: tuple[Text, ...]
+    """For ``header[1:]``: the small line at the bottom of each header cell (how it scores)."""
+    names: tuple[Text, ...]
+    """Where a player's name is written in each row's name cell."""
 
 
 @dataclass(frozen=True)
@@ -548,6 +723,8 @@ SCORE_TABLES = 3
 SCORE_ROW_MM = 8.2
 SCORE_HEADER_MM = 13.0
 SCORE_NAME_MM = 38.0
+SCORE_HEADING_LINES = 2
+"""Lines of a column title in a score table's header."""
 
 
 @cache
@@ -570,7 +747,21 @@ def score_pad_layout(categories: int = 7, rows: int = SCORE_ROWS) -> ScorePadLay
             )
             for r in range(rows)
         )
-        tables.append(ScoreTable(Text(16.0, y + 5.0, 11.0), header, body))
+        tables.append(
+            ScoreTable(
+                Text(16.0, y + 5.0, 11.0),
+                header,
+                body,
+                date=Text(16.0 + 24.0, y + 5.0, 8.5),
+                player_heading=Text(header[0].x_mm + 2.0, header[0].bottom_mm - 3.0, 9.0),
+                heading_lines=tuple(
+                    tuple(Text(cell.centre_mm[0], cell.y_mm + 4.5 + k * 3.6, 8.0, "centre") for k in range(SCORE_HEADING_LINES))
+                    for cell in header[1:]
+                ),
+                heading_hints=tuple(Text(cell.centre_mm[0], cell.bottom_mm - 1.6, 6.0, "centre") for cell in header[1:]),
+                names=tuple(Text(row[0].x_mm + 2.0, row[0].bottom_mm - 2.8, 10.0) for row in body),
+            )
+        )
     layout = ScorePadLayout(
         frame_mm=(FRAME_W_MM, FRAME_H_MM),
         title=Text(FRAME_W_MM / 2, 22.0, TITLE_PT, "centre"),
@@ -591,6 +782,13 @@ class Placement:
     x_mm: float
     y_mm: float
     scale: float
+
+
+CUT_LABEL_X_MM = 1.5
+"""From a cut line to its label (page millimetres, as the cut guides of :func:`placements`)."""
+CUT_LABEL_Y_MM = 6.0
+"""Baseline of a cut line's label, from the top of the page."""
+CUT_LABEL_PT = 7.0
 
 
 def placements(paper: str, per_page: int) -> tuple[tuple[float, float], tuple[Placement, ...], tuple[Segment, ...]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -17,10 +18,14 @@ from papillon.layout import (
     FRAME_H_MM,
     FRAME_W_MM,
     MARGIN_MM,
+    NAME_INSET_MM,
+    NAME_RISE_MM,
     PAPERS_MM,
     PLOT_MM,
     PLOT_PITCH_MM,
+    SCORE_PANEL_ROWS,
     Rect,
+    Text,
     default_paper,
     fill_layout,
     frame_offset_mm,
@@ -230,3 +235,50 @@ def test_the_round_track_fits_beside_its_label(rounds: int) -> None:
     assert spaces[-1].cx_mm + spaces[-1].r_mm <= layout.garden.right_mm + 1e-6
     for a, b in itertools.pairwise(spaces):
         assert b.cx_mm - a.cx_mm > a.r_mm + b.r_mm
+
+
+def _texts(value: object) -> list[Text]:
+    """Every :class:`Text` in a layout value, however deeply nested."""
+    if isinstance(value, Text):
+        return [value]
+    if isinstance(value, tuple | list):
+        return [t for item in value for t in _texts(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [t for f in dataclasses.fields(value) for t in _texts(getattr(value, f.name))]
+    return []
+
+
+def test_every_text_position_lies_on_the_frame_inside_the_margins() -> None:
+    for layout in (garden_layout(), garden_layout(20), fill_layout(standard_edition()), score_pad_layout()):
+        texts = _texts(layout)
+        assert len(texts) > 20
+        for spot in texts:
+            assert SAFE.x_mm <= spot.x_mm <= SAFE.right_mm and SAFE.y_mm <= spot.y_mm <= SAFE.bottom_mm, spot
+            assert spot.align in ("left", "centre", "right") and 5.0 <= spot.size_pt <= 30.0, spot
+
+
+def test_names_and_captions_sit_where_the_sheet_draws_them() -> None:
+    garden, fill = garden_layout(), fill_layout(standard_edition())
+    for layout in (garden, fill):
+        line = layout.player_line
+        assert layout.player_text.x_mm == pytest.approx(line.x1_mm + NAME_INSET_MM)
+        assert layout.player_text.y_mm == pytest.approx(line.y1_mm - NAME_RISE_MM)  # on the line, not under it
+    assert len(garden.plot_captions) == 25
+    for box, caption in zip(garden.plots, garden.plot_captions, strict=True):
+        assert box.x_mm < caption.x_mm < box.right_mm and box.y_mm < caption.y_mm < box.bottom_mm
+    panel = garden.score_panel
+    for spot in (garden.score_title, garden.score_total, garden.score_key, *garden.score_lines, *garden.score_values):
+        assert panel.x_mm < spot.x_mm <= panel.right_mm and panel.y_mm < spot.y_mm < panel.bottom_mm, spot
+    assert len(garden.score_lines) == len(garden.score_values) == 2 * SCORE_PANEL_ROWS
+    assert fill.rondel_caption.y_mm > fill.rondel.cy_mm + fill.rondel.r_mm
+    assert len(fill.caterpillar_numbers) == len(fill.caterpillar)  # two rows: room for the numbers of gnome spaces
+    assert len(fill.gnome_bullets) == len(fill.gnome_lines)
+    for table in score_pad_layout().tables:
+        assert len(table.names) == len(table.rows) and len(table.heading_hints) == len(table.header) - 1
+
+
+def test_layout_ids_are_pinned() -> None:
+    # A printed sheet carries its layout id; changing any position changes it. Update these on purpose only.
+    assert garden_layout().id == "fc40096e"
+    assert fill_layout(standard_edition()).id == "07b3ba0a"
+    assert score_pad_layout().id == "f56c2049"

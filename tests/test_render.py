@@ -188,3 +188,23 @@ def test_render_command_errors(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     code, err = invoke(["render", "bad.garden", "-o", "bad.png"])
     assert code == 1 and err.startswith("bad.garden:4:")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.garden", "g.png"]
+
+
+def test_render_warns_about_a_player_name_the_font_cannot_draw(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("li.garden").write_text(ENCLOSED.replace("player: Cleo", "player: Li 李"), encoding="utf-8")
+    code, err = invoke(["render", "li.garden", "-o", "li.png", "--dpi", "60"])
+    assert code == 0
+    assert err == "li.garden: warning: the sheet's font cannot draw '李' in player 'Li 李': drawn without them\n"
+    assert Path("li.png").read_bytes().startswith(b"\x89PNG")
+    # What it can draw is drawn: the same picture as for the name without the character.
+    Path("li2.garden").write_text(ENCLOSED.replace("player: Cleo", "player: Li"), encoding="utf-8")
+    assert invoke(["render", "li2.garden", "-o", "li2.png", "--dpi", "60"]) == (0, "")
+    assert Path("li.png").read_bytes() == Path("li2.png").read_bytes()
+
+
+def test_render_refuses_a_missing_directory(tmp_path: Path) -> None:
+    out = tmp_path / "nowhere" / "g.png"
+    code, err = invoke(["render", str(EXAMPLE), "-o", str(out)])
+    assert code == 2 and f"cannot write {out}: no directory {out.parent}" in err
+    assert list(tmp_path.iterdir()) == []

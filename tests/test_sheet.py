@@ -319,3 +319,137 @@ def test_the_fill_sheet_changes_with_the_edition(tmp_path: Path) -> None:
     page = Page(out.read_bytes())
     top = layout.ladders[2].bubbles[-1]
     assert page.darkest(top.cx_mm - top.r_mm, top.cy_mm, 0.35) < 150
+
+
+# --------------------------------------------------------------------------- text and the font
+
+BIG_EDITION = (
+    "[critters.sn]\nname = 'Snail'\npoints = 2\nladder = 4\n"
+    "[fill]\nflower_track = ['', 'stamp', 'caterpillar', 'stamp', 'gnome', 'stamp', '', 'stamp']\n"
+    "caterpillar_track = 40\ncaterpillar_gnome_spaces = [10, 20, 30, 40]\n"
+    "[gnome]\noptions = [{action = 'move'}, {action = 'field'}, {action = 'stamp_any'}, {action = 'fill'},"
+    " {action = 'critter_fill'}, {action = 'brick', count = 2}, {action = 'fill_or_move'}]\n"
+    "[rules]\nrounds = 12\nbonus_rounds = [3, 6, 9, 12]\n"
+)
+
+EVERY_OCCUPANT = """\
+papillon garden v1
+player: Ann
+
+     A     B     C     D     E
+ 1   lb    bb    hh    po    sh
+ 2   bf    bh    tr    fp    ha
+ 3   gz    R     B     Y     P
+ 4   X     .     .     .     .
+ 5   .     .     .     .     .
+"""
+
+
+def test_every_text_the_renderer_draws_is_in_the_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The layout's and the edition's words must not use a sign the font lacks (as ↻ and ✂ once did): it would print as nothing."""
+    from papillon.edition import edition_from_toml
+    from papillon.garden import Garden
+    from papillon.render.fonts import missing_glyphs
+    from papillon.render.pdf import garden_pdf
+    from papillon.render.pen import Pen
+    from papillon.score import score
+
+    drawn: list[str] = []
+    original = Pen.text_at
+
+    def recording(self: Pen, x_mm: float, y_mm: float, value: str, **options: object) -> None:
+        drawn.append(value)
+        original(self, x_mm, y_mm, value, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Pen, "text_at", recording)
+    for edition in (standard_edition(), edition_from_toml(BIG_EDITION)):
+        for per_page in (1, 2):
+            sheets_pdf(sides=("garden", "fill", "score"), players=("Ann",), edition=edition, per_page=per_page, paper="letter")
+        garden = Garden.from_notation(EVERY_OCCUPANT)
+        garden_pdf(garden, score=score(garden, edition), edition=edition)
+    text = "".join(drawn)
+    for words in ("Papillon Gardens", "fill clockwise", "cut", "Total", "Ladybug", "Gazebo", "rounds 3, 6, 9, 12"):
+        assert words in drawn or any(words in d for d in drawn), words
+    assert missing_glyphs(text) == ""
+
+
+def test_the_rondel_arrow_and_the_scissors_are_drawn(pad: bytes) -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    from papillon.layout import CAPTION_ICON_GAP_MM, CAPTION_ICON_R_MM, CAPTION_ICON_RISE_MM, CUT_LABEL_X_MM, CUT_LABEL_Y_MM
+    from papillon.render.fonts import REGULAR
+
+    page = Page(pad, "a4", 1)
+    caption = fill_layout(standard_edition()).rondel_caption
+    text_w = stringWidth("fill clockwise", REGULAR, caption.size_pt) * 25.4 / 72
+    icon_w = CAPTION_ICON_GAP_MM + 2 * CAPTION_ICON_R_MM
+    icon_x = caption.x_mm - (text_w + icon_w) / 2 + text_w + icon_w - CAPTION_ICON_R_MM
+    # The arrow's ring runs through a point left of the icon's centre.
+    assert page.darkest(icon_x - CAPTION_ICON_R_MM * 0.7, caption.y_mm - CAPTION_ICON_RISE_MM, 0.25) < 200
+    assert page.lum(icon_x + 3 * CAPTION_ICON_R_MM, caption.y_mm - CAPTION_ICON_RISE_MM) > 245  # and nothing after it
+    two_up = sheets_pdf(copies=1, per_page=2, paper="a4")
+    image = raster(two_up).mean(axis=2)
+    cut_x = image.shape[1] / 2 / PX_PER_MM
+    x, y = cut_x + CUT_LABEL_X_MM + CAPTION_ICON_R_MM, CUT_LABEL_Y_MM - CAPTION_ICON_RISE_MM
+    box = image[round((y - 1.3) * PX_PER_MM) : round((y + 1.3) * PX_PER_MM), round((x - 1.3) * PX_PER_MM) : round((x + 1.3) * PX_PER_MM)]
+    assert box.min() < 180  # the scissors
+
+
+@pytest.mark.parametrize("name", ["李", "Li 李明", "Ann →"])
+def test_a_name_the_font_cannot_draw_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, prog_name="papillon", args=["sheet", "-o", "out.pdf", "--player", "Ann", "--player", name])
+    assert result.exit_code == 2
+    message = one_line_error(result.stderr)
+    assert message.startswith("Invalid value for '--player': the sheet's font cannot draw ")
+    for ch in name:
+        if ch not in "Ann Li":
+            assert repr(ch) in message
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_saved_name_the_font_cannot_draw_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("night.toml").write_text('players = ["Zoë", "李"]\n', encoding="utf-8")
+    result = CliRunner().invoke(main, prog_name="papillon", args=["sheet", "--from", "night.toml", "-o", "out.pdf"])
+    assert result.exit_code == 2
+    assert one_line_error(result.stderr) == (
+        "Invalid value for '--from': the sheet's font cannot draw '李' in the name '李'"
+        " (it has Latin letters; write the name in them, or leave it blank and write it by hand)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["night.toml"]
+    # The command line wins over the file, and accented Latin letters are drawn.
+    assert CliRunner().invoke(main, args=["sheet", "--from", "night.toml", "--player", "Zoë", "-o", "out.pdf"]).exit_code == 0
+
+
+def test_a_saved_definition_names_the_pdf(tmp_path: Path) -> None:
+    spec = tmp_path / "night.toml"
+    spec.write_text('name = "Family night"\nsides = ["score"]\n')
+    out = tmp_path / "night.pdf"
+    code, _, err = run(["sheet", "--from", str(spec), "-o", str(out)], tmp_path)
+    assert code == 0, err
+    document = pypdfium2.PdfDocument(out.read_bytes())
+    try:
+        assert document.get_metadata_dict()["Title"] == "Family night"
+    finally:
+        document.close()
+    assert b"Papillon Gardens sheets" in sheets_pdf(sides=("score",))
+
+
+def test_a_drawn_seed_is_announced_even_when_the_write_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("out.pdf").write_bytes(b"mine")
+    result = CliRunner().invoke(main, prog_name="papillon", args=["sheet", "-o", "out.pdf", "--random-start"])
+    assert result.exit_code == 2
+    announced, refused = result.stderr.strip().splitlines()
+    assert re.fullmatch(r"random start \(seed \d+\): fields [A-E][1-5],[A-E][1-5]", announced)
+    assert one_line_error(refused) == "out.pdf exists (use --force to overwrite it)"
+    assert Path("out.pdf").read_bytes() == b"mine"
+
+
+def test_no_directory_is_a_usage_error(tmp_path: Path) -> None:
+    out = tmp_path / "missing" / "out.pdf"
+    result = CliRunner().invoke(main, prog_name="papillon", args=["sheet", "-o", str(out)])
+    assert result.exit_code == 2
+    assert one_line_error(result.stderr) == f"cannot write {out}: no directory {out.parent}"
+    assert list(tmp_path.iterdir()) == []

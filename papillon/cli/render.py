@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option, read_garden, write_output
+from papillon.cli.common import check_output, edition_option, read_garden, source_name, write_output
 from papillon.edition import Edition
 from papillon.layout import PAPERS_MM, default_paper
 from papillon.score import score as score_garden
@@ -41,16 +41,22 @@ def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, pa
     fmt = FORMATS.get(Path(output).suffix.lower())
     if fmt is None:
         raise click.BadParameter(f"{output}: expected a .png or .pdf file name", param_hint="'-o'")
-    target = Path(output)
-    if target.exists() and not force:
-        raise click.UsageError(f"{output} exists (use --force to overwrite it)")
-    if str(target.parent) and not target.parent.is_dir():
-        raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
+    check_output(output, force)
     garden = read_garden(source, edition)
     if garden is None:
         sys.exit(1)
 
     from papillon.render import render_garden
+    from papillon.render.fonts import missing_glyphs
+
+    player = garden.metadata.get("player")
+    missing = missing_glyphs(player) if player else ""
+    if missing:
+        click.echo(
+            f"{source_name(source)}: warning: the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)}"
+            f" in player {player!r}: drawn without them",
+            err=True,
+        )
 
     card = score_garden(garden, edition) if with_score else None
     data = render_garden(

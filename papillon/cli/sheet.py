@@ -5,14 +5,13 @@ from __future__ import annotations
 import os
 import secrets
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from papillon.cli.common import check_output, write_output
 from papillon.edition import Edition, load_edition
 from papillon.errors import EditionError
-from papillon.files import write_atomic
 from papillon.grid import plot_name
 from papillon.layout import PAPERS_MM, default_paper, parse_starting_fields, random_starting_fields
 from papillon.render.spec import MAX_COPIES, SheetSpec, SheetSpecError, load_sheet_spec, parse_sides
@@ -43,6 +42,20 @@ def _spec(ctx: click.Context, param: click.Parameter, value: str | None) -> Shee
         return load_sheet_spec(value)
     except SheetSpecError as error:
         raise click.BadParameter(str(error), ctx=ctx, param=param) from None
+
+
+def _check_glyphs(players: tuple[str | None, ...], param_hint: str) -> None:
+    """Refuse a name the bundled font cannot draw: it would print as a blank."""
+    from papillon.render.fonts import missing_glyphs
+
+    for name in players:
+        missing = missing_glyphs(name or "")
+        if missing:
+            raise click.BadParameter(
+                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {name!r}"
+                " (it has Latin letters; write the name in them, or leave it blank and write it by hand)",
+                param_hint=param_hint,
+            )
 
 
 def _given(ctx: click.Context, name: str) -> bool:
@@ -97,6 +110,7 @@ def command(**options: Any) -> None:
     for name in players:
         if name is not None and (not name.strip() or "\n" in name):
             raise click.BadParameter("a name is one non-empty line", param_hint="'--player'")
+    _check_glyphs(players, "'--player'" if _given(ctx, "players") else "'--from'")
     copies = int(pick("copies", spec.copies, 1))
     sides = pick("sides", spec.sides, ("garden", "fill"))
     paper = str(pick("paper", spec.paper, None) or default_paper(os.environ)).lower()
@@ -125,11 +139,7 @@ def command(**options: Any) -> None:
         click.echo(f"random start (seed {seed}): fields {','.join(plot_name(p) for p in fields)}", err=True)
     output = options["output"]
     if output != "-":
-        target = Path(output)
-        if target.exists() and not options["force"]:
-            raise click.UsageError(f"{output} exists (use --force to overwrite it)")
-        if not target.parent.is_dir() and str(target.parent):
-            raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
+        check_output(output, options["force"])
 
     from papillon.render.pdf import sheets_pdf
 
@@ -143,13 +153,9 @@ def command(**options: Any) -> None:
         paper=paper,
         per_page=per_page,
         mono=mono,
+        title=spec.name,
     )
     if output == "-":
         sys.stdout.buffer.write(pdf)
         return
-    try:
-        write_atomic(output, pdf, force=options["force"])
-    except FileExistsError as error:
-        raise click.UsageError(str(error)) from None
-    except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None
+    write_output(output, pdf, options["force"])

@@ -40,3 +40,33 @@ def register_fonts() -> None:
     directory = font_dir()
     for name, filename in FONT_FILES.items():
         pdfmetrics.registerFont(TTFont(name, str(directory / filename)))
+
+
+@cache
+def _charmaps() -> tuple[frozenset[int], ...]:
+    register_fonts()
+    return tuple(frozenset(pdfmetrics.getFont(name).face.charToGlyph) for name in FONT_FILES)
+
+
+def missing_glyphs(text: str) -> str:
+    """The characters of ``text`` that the bundled fonts (regular or bold) cannot draw, each once, in order.
+
+    reportlab would draw them as nothing, so a caller refuses or warns.
+
+    >>> missing_glyphs("Ann"), missing_glyphs("Zoë → 李")
+    ('', '→李')
+    """
+    charmaps = _charmaps()
+    return "".join(dict.fromkeys(ch for ch in text if any(ord(ch) not in charmap for charmap in charmaps)))
+
+
+def drawable(text: str) -> str:
+    """``text`` without the characters the bundled fonts cannot draw (runs of spaces left behind are closed up).
+
+    >>> drawable("Li 李 Wei")
+    'Li Wei'
+    """
+    missing = missing_glyphs(text)
+    if not missing:
+        return text
+    return " ".join("".join(ch for ch in text if ch not in missing).split())

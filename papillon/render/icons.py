@@ -12,8 +12,8 @@ import math
 from reportlab.lib.colors import Color, HexColor
 
 from papillon.edition import COLOUR_NAMES
-from papillon.layout import Rect, Segment, colour_letter
-from papillon.render.pen import WHITE, Pen, rotate
+from papillon.layout import BRICK_MM, BRICK_OVERHANG_MM, PLOT_CORNER_MM, Rect, Segment, colour_letter
+from papillon.render.pen import MM_PT, WHITE, Pen, rotate
 
 _SKIN = {"colour": HexColor("#f5d3b5"), "mono": HexColor("#eeeeee")}
 """Gnome faces and hedgehog snouts."""
@@ -31,7 +31,7 @@ def flower(pen: Pen, cx: float, cy: float, r: float, colour: str, *, letter: boo
     pen.fill(pal.flower_centre)
     pen.circle(cx, cy, r * 0.42, stroke=True, fill=True)
     if letter:
-        pen.label(cx, cy, colour_letter(colour), size_pt=r * 0.55 / 0.3528 * 1.15, colour=pal.ink)
+        pen.label(cx, cy, colour_letter(colour), size_pt=r * 0.55 * MM_PT * 1.15, colour=pal.ink)
 
 
 def flower_any(pen: Pen, cx: float, cy: float, r: float) -> None:
@@ -45,7 +45,7 @@ def flower_any(pen: Pen, cx: float, cy: float, r: float) -> None:
         pen.circle(cx + (r - petal) * math.cos(a), cy + (r - petal) * math.sin(a), petal, stroke=True, fill=True)
     pen.fill(pal.flower_centre)
     pen.circle(cx, cy, r * 0.38, stroke=True, fill=True)
-    pen.label(cx, cy, "*", size_pt=r * 0.7 / 0.3528, colour=pal.ink)
+    pen.label(cx, cy, "*", size_pt=r * 0.7 * MM_PT, colour=pal.ink)
 
 
 def caterpillar(pen: Pen, cx: float, cy: float, r: float) -> None:
@@ -265,7 +265,7 @@ def occupant(pen: Pen, code: str, cx: float, cy: float, r: float) -> None:
     pen.stroke(pen.palette.ink, 0.2)
     pen.fill(WHITE)
     pen.circle(cx, cy, r * 0.8, fill=True)
-    pen.label(cx, cy, code, size_pt=r * 0.7 / 0.3528, colour=pen.palette.ink)
+    pen.label(cx, cy, code, size_pt=r * 0.7 * MM_PT, colour=pen.palette.ink)
 
 
 def track_icon(pen: Pen, name: str, cx: float, cy: float, r: float, *, colour: str | None = None) -> None:
@@ -287,15 +287,16 @@ def grass(pen: Pen, box: Rect, *, seed: int = 0) -> None:
     pal = pen.palette
     pen.fill(pal.grass)
     pen.stroke(pal.plot, 0.35)
-    pen.rect(box, radius_mm=2.0, stroke=True, fill=True)
+    pen.rect(box, radius_mm=PLOT_CORNER_MM, stroke=True, fill=True)
     pen.stroke(pal.grass_ink, 0.3)
     spots = ((0.2, 0.75), (0.45, 0.88), (0.72, 0.72), (0.18, 0.4), (0.55, 0.55), (0.82, 0.9))
     for i, (fx, fy) in enumerate(spots[seed % 2 :: 1][:5]):
         x, y = box.x_mm + fx * box.w_mm, box.y_mm + fy * box.h_mm
-        h = 1.8 + (i % 3) * 0.4
-        pen.line(x, y, x - 0.8, y - h)
+        h = box.h_mm * (0.072 + (i % 3) * 0.016)
+        spread = box.w_mm * 0.032
+        pen.line(x, y, x - spread, y - h)
         pen.line(x, y, x, y - h * 1.15)
-        pen.line(x, y, x + 0.8, y - h)
+        pen.line(x, y, x + spread, y - h)
 
 
 def bramble(pen: Pen, box: Rect) -> None:
@@ -311,18 +312,18 @@ def bramble(pen: Pen, box: Rect) -> None:
         pen.curve(pts)
         for t in (0.3, 0.7):
             x = cx - r + 2 * r * t
-            tx, ty = rotate([(x, cy - 0.2)], cx, cy, a)[0]
-            ex, ey = rotate([(x + 1.0, cy - 1.6)], cx, cy, a)[0]
+            tx, ty = rotate([(x, cy - r * 0.025)], cx, cy, a)[0]
+            ex, ey = rotate([(x + r * 0.125, cy - r * 0.2)], cx, cy, a)[0]
             pen.line(tx, ty, ex, ey)
 
 
-def brick(pen: Pen, slot: Segment, *, thickness_mm: float = 2.6) -> None:
+def brick(pen: Pen, slot: Segment, *, thickness_mm: float = BRICK_MM) -> None:
     """A brick edging along an edge slot: a row of bricks."""
     pal = pen.palette
     length = slot.length_mm
     ux, uy = (slot.x2_mm - slot.x1_mm) / length, (slot.y2_mm - slot.y1_mm) / length
     nx, ny = -uy * thickness_mm / 2, ux * thickness_mm / 2
-    ext = 1.2  # cover the crossings a little so a ring of bricks looks closed
+    ext = BRICK_OVERHANG_MM  # cover the crossings a little so a ring of bricks looks closed
     x1, y1 = slot.x1_mm - ux * ext, slot.y1_mm - uy * ext
     x2, y2 = slot.x2_mm + ux * ext, slot.y2_mm + uy * ext
     pen.fill(pal.brick)
@@ -335,3 +336,45 @@ def brick(pen: Pen, slot: Segment, *, thickness_mm: float = 2.6) -> None:
         t = i * total / count
         jx, jy = x1 + ux * t, y1 + uy * t
         pen.line(jx + nx, jy + ny, jx - nx, jy - ny)
+
+
+def clockwise_arrow(pen: Pen, cx: float, cy: float, r: float, *, colour: Color | None = None) -> None:
+    """An open circle turning clockwise with an arrowhead, like the ↻ sign (which the bundled font lacks)."""
+    ink = colour or pen.palette.ink
+    radius = r * 0.7
+    # y points down, so a growing angle turns clockwise on paper; the gap is at the top.
+    start, end = math.radians(-60), math.radians(230)
+    steps = 24
+    points = [
+        (cx + radius * math.cos(start + (end - start) * i / steps), cy + radius * math.sin(start + (end - start) * i / steps))
+        for i in range(steps + 1)
+    ]
+    pen.stroke(ink, r * 0.16)
+    pen.polygon(points, stroke=True, fill=False, close=False)
+    ex, ey = points[-1]
+    tx, ty = -math.sin(end), math.cos(end)  # the direction of travel at the end
+    head, half = r * 0.55, r * 0.32
+    pen.fill(ink)
+    pen.stroke(ink, r * 0.05)
+    pen.polygon(
+        [(ex + tx * head, ey + ty * head), (ex - ty * half, ey + tx * half), (ex + ty * half, ey - tx * half)], stroke=True, fill=True
+    )
+
+
+def scissors(pen: Pen, cx: float, cy: float, r: float, *, colour: Color | None = None) -> None:
+    """A pair of open scissors pointing down, like the ✂ sign (which the bundled font lacks)."""
+    ink = colour or pen.palette.ink
+    pen.stroke(ink, r * 0.14)
+    pen.fill(ink)
+    for side in (-1, 1):
+        # A blade from the finger loop at the top, through the pivot, to its tip at the bottom.
+        loop_x, loop_y = cx + side * r * 0.42, cy - r * 0.62
+        tip_x, tip_y = cx - side * r * 0.38, cy + r
+        pen.circle(loop_x, loop_y, r * 0.3, stroke=True, fill=False)
+        pen.polygon(
+            [(loop_x - side * r * 0.12, loop_y + r * 0.28), (tip_x, tip_y), (loop_x + side * r * 0.14, loop_y + r * 0.3)],
+            stroke=True,
+            fill=True,
+        )
+    pen.fill(WHITE)
+    pen.circle(cx, cy + r * 0.08, r * 0.07, stroke=False, fill=True)

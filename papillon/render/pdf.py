@@ -31,7 +31,38 @@ from papillon.garden import Garden
 from papillon.geometry import plot_polygon
 from papillon.grid import EDGE_INDEX, Plot, plot_name
 from papillon.layout import (
+    CAPTION_ICON_GAP_MM,
+    CAPTION_ICON_R_MM,
+    CAPTION_ICON_RISE_MM,
+    CUT_LABEL_PT,
+    CUT_LABEL_X_MM,
+    CUT_LABEL_Y_MM,
+    FLOWER_OFFSET_MM,
+    FLOWER_R_MM,
+    FRAME_H_MM,
+    FRAME_W_MM,
+    GARDEN_CORNER_MM,
+    HEADING_ICON_GAP_MM,
+    HEADING_ICON_R_MM,
+    HEADING_ICON_RISE_MM,
+    LADDER_LABEL_GAP_MM,
+    LADDER_LABEL_MAX_MM,
+    LEGEND_GAP_MM,
+    LEGEND_ICON_DX_MM,
+    LEGEND_ICON_R_MM,
+    LEGEND_ICON_RISE_MM,
+    LEGEND_TEXT_DX_MM,
     PAPERS_MM,
+    PLOT_CAPTION_SMALL_PT,
+    PLOT_CORNER_MM,
+    PLOT_ICON_OFFSET_MM,
+    PLOT_ICON_R_MM,
+    RULER_MM,
+    RULER_TICKS_MM,
+    TITLE_ICON_GAP_MM,
+    TITLE_ICON_R_MM,
+    TITLE_ICON_RISE_MM,
+    TOTAL_BOX_CORNER_MM,
     Circle,
     FillLayout,
     GardenLayout,
@@ -48,7 +79,7 @@ from papillon.layout import (
     sheet_payload,
 )
 from papillon.render import icons
-from papillon.render.fonts import REGULAR, register_fonts
+from papillon.render.fonts import REGULAR, drawable, register_fonts
 from papillon.render.pen import COLOUR, MM_PT, MONO, WHITE, Palette, Pen
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard
 
@@ -113,21 +144,34 @@ class _Document:
             c.restoreState()
 
     def _cut_guides(self) -> None:
-        pen = Pen(self.canvas, self.palette)
+        """The dashed cut lines with their label, drawn once as a form and reused on every page."""
         c = self.canvas
-        for cut in self.cuts:
-            c.saveState()
-            c.translate(0, self.size_mm[1] * MM_PT)
-            pen.stroke(self.palette.soft_ink, 0.2, dash=(3.0, 2.0))
-            pen.segment(cut)
-            pen.text_at(cut.x1_mm + 1.5, 6.0, "✂ cut", size_pt=7, colour=self.palette.soft_ink)
-            c.restoreState()
+        width, height = self.size_mm[0] * MM_PT, self.size_mm[1] * MM_PT
+        if not self.cuts:
+            return
+        if "cut" not in self.forms:
+            c.beginForm("cut", lowerx=0, lowery=-height, upperx=width, uppery=0)
+            pen = Pen(c, self.palette)
+            ink = self.palette.soft_ink
+            for cut in self.cuts:
+                pen.stroke(ink, 0.2, dash=(3.0, 2.0))
+                pen.segment(cut)
+                x = cut.x1_mm + CUT_LABEL_X_MM
+                icons.scissors(pen, x + CAPTION_ICON_R_MM, CUT_LABEL_Y_MM - CAPTION_ICON_RISE_MM, CAPTION_ICON_R_MM, colour=ink)
+                x += 2 * CAPTION_ICON_R_MM + CAPTION_ICON_GAP_MM
+                pen.text_at(x, CUT_LABEL_Y_MM, "cut", size_pt=CUT_LABEL_PT, colour=ink)
+            c.endForm()
+            self.forms.add("cut")
+        c.saveState()
+        c.translate(0, height)
+        c.doForm("cut")
+        c.restoreState()
 
     def form(self, pen: Pen, name: str, draw: Callable[[Pen], None]) -> None:
         """Draw ``draw``'s content here, recording it as a form the first time."""
         c = self.canvas
         if name not in self.forms:
-            width, height = (210.0 * MM_PT, 279.4 * MM_PT)
+            width, height = (FRAME_W_MM * MM_PT, FRAME_H_MM * MM_PT)
             c.beginForm(name, lowerx=0, lowery=-height, upperx=width, uppery=0)
             draw(Pen(c, self.palette))
             c.endForm()
@@ -158,11 +202,15 @@ def sheets_pdf(
     paper: str = "a4",
     per_page: int = 1,
     mono: bool = False,
+    title: str | None = None,
 ) -> bytes:
     """A printable pad: for each copy, each player's sides in order, then a score pad page if asked.
 
     ``starting_fields`` defaults to the edition's; ``seed`` is only recorded
-    in the QR code (the caller draws random fields with it).
+    in the QR code (the caller draws random fields with it).  ``title`` (a
+    saved definition's ``name``) becomes the PDF's title, else "Papillon
+    Gardens sheets".  Characters of a player's name that the bundled font
+    cannot draw are left out (the ``sheet`` command refuses such names).
     """
     edition = edition or standard_edition()
     unknown = [s for s in sides if s not in SIDES]
@@ -178,7 +226,7 @@ def sheets_pdf(
             sequence.extend(Sheet(side, player) for side in sides if side != "score")
         if "score" in sides:
             sequence.append(Sheet("score", players=named))
-    doc = _Document(paper=paper, per_page=per_page, palette=palette_for(mono), title="Papillon Gardens sheets")
+    doc = _Document(paper=paper, per_page=per_page, palette=palette_for(mono), title=title or "Papillon Gardens sheets")
     glayout = garden_layout(edition.rules.rounds)
     payload = sheet_payload(layout_id=glayout.id, paper=paper, starting_fields=fields, seed=seed)
     flayout = fill_layout(edition)
@@ -192,11 +240,11 @@ def sheets_pdf(
                     lambda p: draw_garden_sheet(p, glayout, edition=edition, starting_fields=fields, payload=payload, paper=paper),
                 )
                 if sheet.player:
-                    pen.text_at(glayout.player_line.x1_mm + 2.0, glayout.player_line.y1_mm - 1.2, sheet.player, size_pt=13, bold=True)
+                    pen.text(glayout.player_text, drawable(sheet.player), bold=True)
             elif sheet.side == "fill":
                 doc.form(pen, "fill", lambda p: draw_fill_sheet(p, flayout, edition=edition))
                 if sheet.player:
-                    pen.text_at(flayout.player_line.x1_mm + 2.0, flayout.player_line.y1_mm - 1.2, sheet.player, size_pt=13, bold=True)
+                    pen.text(flayout.player_text, drawable(sheet.player), bold=True)
             else:
                 doc.form(pen, "score", lambda p: draw_score_pad(p, slayout, edition=edition))
                 draw_score_names(pen, slayout, sheet.players)
@@ -259,8 +307,8 @@ def _title(pen: Pen, spot: Text, subtitle_spot: Text, subtitle: str) -> None:
     pal = pen.palette
     pen.text(spot, "Papillon Gardens", bold=True, colour=pal.border)
     half = pen.text_width_mm("Papillon Gardens", spot.size_pt, bold=True) / 2
-    icons.butterfly(pen, spot.x_mm - half - 7.0, spot.y_mm - 2.8, 3.2)
-    icons.butterfly(pen, spot.x_mm + half + 7.0, spot.y_mm - 2.8, 3.2)
+    for side in (-1, 1):
+        icons.butterfly(pen, spot.x_mm + side * (half + TITLE_ICON_GAP_MM), spot.y_mm - TITLE_ICON_RISE_MM, TITLE_ICON_R_MM)
     pen.text(subtitle_spot, subtitle, colour=pal.soft_ink)
 
 
@@ -293,12 +341,17 @@ def draw_plot(pen: Pen, layout: GardenLayout, plot: Plot, *, field: bool = False
     else:
         pen.fill(WHITE)
         pen.stroke(pal.plot, 0.35)
-        pen.rect(box, radius_mm=2.0, stroke=True, fill=True)
+        pen.rect(box, radius_mm=PLOT_CORNER_MM, stroke=True, fill=True)
     bubble = layout.bubbles[plot]
     pen.fill(WHITE)
     pen.stroke(pal.bubble, 0.3)
     pen.bubble(bubble, fill=True)
-    icons.butterfly(pen, bubble.cx_mm, bubble.cy_mm + 0.25, bubble.r_mm * 0.55, faint=True)
+    _faint_butterfly(pen, bubble)
+
+
+def _faint_butterfly(pen: Pen, bubble: Circle) -> None:
+    """The light butterfly printed in an empty bubble."""
+    icons.butterfly(pen, bubble.cx_mm, bubble.cy_mm + bubble.r_mm * 0.074, bubble.r_mm * 0.55, faint=True)
 
 
 def draw_garden_sheet(
@@ -323,7 +376,7 @@ def draw_garden_sheet(
     pen.text(layout.total_label, "Total", bold=True)
     pen.fill(WHITE)
     pen.stroke(pal.ink, 0.4)
-    pen.rect(layout.total_box, radius_mm=1.5, fill=True)
+    pen.rect(layout.total_box, radius_mm=TOTAL_BOX_CORNER_MM, fill=True)
     # The round track: bonus rounds tinted, with a gnome.
     pen.text(layout.round_label, "Round", bold=True)
     for number, space in enumerate(layout.rounds, start=1):
@@ -333,15 +386,14 @@ def draw_garden_sheet(
         pen.bubble(space, fill=True)
         pen.label(space.cx_mm, space.cy_mm, str(number), size_pt=11, bold=is_bonus, colour=pal.ink if is_bonus else pal.soft_ink)
         if is_bonus:
-            icons.gnome(pen, space.cx_mm + space.r_mm * 0.95, space.cy_mm - space.r_mm * 0.9, 2.2)
-    last = layout.rounds[-1]
-    pen.text_at(last.cx_mm + last.r_mm + 2.0, last.cy_mm - 0.6, "gnome bonus", size_pt=6.5, colour=pal.soft_ink)
-    pen.text_at(last.cx_mm + last.r_mm + 2.0, last.cy_mm + 2.4, f"rounds {bonus}", size_pt=6.5, colour=pal.soft_ink)
+            icons.gnome(pen, space.cx_mm + space.r_mm * 0.95, space.cy_mm - space.r_mm * 0.9, space.r_mm * 0.48)
+    for spot, words in zip(layout.bonus_labels, ("gnome bonus", f"rounds {bonus}"), strict=True):
+        pen.text(spot, words, colour=pal.soft_ink)
     # The garden: paths, plots, edge guides, labels, border.
     garden = layout.garden
     pen.fill(_PATH[pal.name])
     pen.stroke(pal.border, 0.9)
-    pen.rect(garden, radius_mm=3.0, stroke=True, fill=True)
+    pen.rect(garden, radius_mm=GARDEN_CORNER_MM, stroke=True, fill=True)
     pen.stroke(pal.guide, 0.55, dash=(1.6, 1.1))
     for slot in layout.edge_slots:
         pen.segment(slot)
@@ -355,15 +407,14 @@ def draw_garden_sheet(
         pen.text(spot, str(i + 1), bold=True, colour=pal.border)
     # Colour key.
     pen.text(layout.colour_key_label, "Colour key", bold=True)
-    spot = layout.colour_key_label
-    pen.text_at(spot.x_mm, spot.y_mm + 4.0, "stamp each colour", size_pt=7.5, colour=pal.soft_ink)
-    pen.text_at(spot.x_mm, spot.y_mm + 7.2, "once before play", size_pt=7.5, colour=pal.soft_ink)
-    for colour, circle, name in zip(COLOUR_NAMES, layout.colour_key, layout.colour_key_names, strict=True):
+    for spot, words in zip(layout.colour_key_hints, ("stamp each colour", "once before play"), strict=True):
+        pen.text(spot, words, colour=pal.soft_ink)
+    for colour, circle, name, word in zip(COLOUR_NAMES, layout.colour_key, layout.colour_key_names, layout.colour_key_words, strict=True):
         pen.fill(WHITE)
         pen.stroke(pal.flowers[colour], 0.9)
         pen.bubble(circle, fill=True)
         pen.text(name, colour_letter(colour), bold=True, size_pt=12)
-        pen.text_at(name.x_mm + 4.0, name.y_mm, colour, size_pt=8, colour=pal.soft_ink)
+        pen.text(word, colour, colour=pal.soft_ink)
     # Print furniture: QR, layout id, scale ruler, note.
     draw_qr(pen, layout.qr, payload)
     fields_text = f" · fields {' '.join(plot_name(p) for p in starting_fields)}" if starting_fields else ""
@@ -377,31 +428,31 @@ def draw_garden_sheet(
 _PATH = {"colour": Color(0.965, 0.949, 0.914), "mono": Color(0.96, 0.96, 0.96)}
 
 
+_DRAWING_KEY = (
+    "Field: shade it green · critter or feature: its code in a field · bramble: X",
+    "Butterfly: fill the bubble · brick: a firm line over a dashed guide",
+)
+"""How to draw on a Garden sheet, under the ruler."""
+
+
 def draw_ruler(pen: Pen, layout: GardenLayout) -> None:
     pal = pen.palette
     note = layout.note
     pen.text(note, "Print at 100 % (actual size, not “fit to page”).", bold=True)
-    pen.text_at(note.x_mm, note.y_mm + 4.0, "This bar must measure 50 mm:", size_pt=note.size_pt, colour=pal.soft_ink)
+    pen.text(layout.ruler_label, f"This bar must measure {RULER_MM:g} mm:", colour=pal.soft_ink)
     bar = layout.ruler
     pen.stroke(pal.ink, 0.35)
     pen.segment(bar)
+    short, middle, long = RULER_TICKS_MM
     for mm_ in range(0, int(bar.length_mm) + 1):
-        tall = 2.6 if mm_ % 10 == 0 else 1.8 if mm_ % 5 == 0 else 1.0
+        tall = long if mm_ % 10 == 0 else middle if mm_ % 5 == 0 else short
         pen.stroke(pal.ink, 0.2 if mm_ % 5 else 0.3)
         pen.line(bar.x1_mm + mm_, bar.y1_mm, bar.x1_mm + mm_, bar.y1_mm - tall)
-        if mm_ % 10 == 0:
-            pen.text_at(bar.x1_mm + mm_, bar.y1_mm + 3.0, str(mm_), size_pt=6, align="centre", colour=pal.soft_ink)
-    pen.text_at(bar.x2_mm + 2.0, bar.y1_mm + 0.4, "mm", size_pt=7, colour=pal.soft_ink)
-    pen.text_at(
-        note.x_mm,
-        bar.y1_mm + 8.5,
-        "Field: shade it green · critter or feature: its code in a field · bramble: X",
-        size_pt=7,
-        colour=pal.soft_ink,
-    )
-    pen.text_at(
-        note.x_mm, bar.y1_mm + 11.6, "Butterfly: fill the bubble · brick: a firm line over a dashed guide", size_pt=7, colour=pal.soft_ink
-    )
+    for number, spot in enumerate(layout.ruler_numbers):
+        pen.text(spot, str(number * 10), colour=pal.soft_ink)
+    pen.text(layout.ruler_unit, "mm", colour=pal.soft_ink)
+    for spot, words in zip(layout.drawing_key, _DRAWING_KEY, strict=True):
+        pen.text(spot, words, colour=pal.soft_ink)
 
 
 def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, edition: Edition) -> None:
@@ -413,11 +464,13 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
         if cell.is_field:
             draw_plot(pen, layout, plot, field=True)
             if cell.occupant:
-                icons.occupant(pen, cell.occupant, cx - 1.5, cy + 1.5, 7.0)
-                name = edition.occupant_name(cell.occupant)
-                pen.text_at(cx, box.bottom_mm - 1.6, name, size_pt=6.5 if len(name) < 12 else 5.5, align="centre", colour=pal.ink)
+                dx, dy = PLOT_ICON_OFFSET_MM
+                icons.occupant(pen, cell.occupant, cx + dx, cy + dy, PLOT_ICON_R_MM)
+                name = drawable(edition.occupant_name(cell.occupant))
+                pen.text(layout.plot_captions[plot], name, size_pt=None if len(name) < 12 else PLOT_CAPTION_SMALL_PT, colour=pal.ink)
         elif cell.is_flower and cell.colour is not None and cell.colour in pal.flowers:
-            icons.flower(pen, cx - 1.2, cy + 1.6, 8.5, cell.colour)
+            dx, dy = FLOWER_OFFSET_MM
+            icons.flower(pen, cx + dx, cy + dy, FLOWER_R_MM, cell.colour)
         elif cell.ground.value == "bramble":
             icons.bramble(pen, box)
     for edge in sorted(garden.bricks):
@@ -428,17 +481,17 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
             pen.fill(WHITE)
             pen.stroke(pal.bubble, 0.3)
             pen.bubble(bubble, fill=True)
-            icons.butterfly(pen, bubble.cx_mm, bubble.cy_mm + 0.25, bubble.r_mm * 0.55, faint=True)
+            _faint_butterfly(pen, bubble)
             continue
         pen.fill(pal.butterfly)
         pen.stroke(pal.butterfly, 0.3)
         pen.bubble(bubble, fill=True)
-        icons.butterfly(pen, bubble.cx_mm, bubble.cy_mm + 0.25, bubble.r_mm * 0.6, colour=WHITE)
+        icons.butterfly(pen, bubble.cx_mm, bubble.cy_mm + bubble.r_mm * 0.074, bubble.r_mm * 0.6, colour=WHITE)
     for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
         icons.flower(pen, circle.cx_mm, circle.cy_mm, circle.r_mm * 0.8, colour)
     player = garden.metadata.get("player")
     if player:
-        pen.text_at(layout.player_line.x1_mm + 2.0, layout.player_line.y1_mm - 1.2, player, size_pt=13, bold=True)
+        pen.text(layout.player_text, drawable(player), bold=True)
 
 
 def _mm_rings(geometry: shapely.Geometry) -> list[list[tuple[float, float]]]:
@@ -469,24 +522,20 @@ def draw_score(pen: Pen, layout: GardenLayout, score: ScoreCard) -> None:
     """Outline the patches and list the points per category in the score panel."""
     pal = pen.palette
     for patch in score.patches:
+        # Shrunk by 0.07 grid units, so the outline runs inside the patch's plots.
         shape = shapely.unary_union([plot_polygon(p) for p in patch.plots]).buffer(-0.07, join_style="mitre")
         pen.stroke(pal.patch_line, 0.75, dash=None if patch.enclosed else (2.2, 1.2))
         pen.rings(_mm_rings(shape), stroke=True, fill=False)
     panel = layout.score_panel
     pen.fill(WHITE)
     pen.stroke(pal.border, 0.5)
-    pen.rect(panel, radius_mm=2.0, fill=True)
-    x, y = panel.x_mm + 4.0, panel.y_mm + 6.5
-    pen.text_at(x, y, "Score", size_pt=11, bold=True, colour=pal.border)
-    pen.text_at(panel.right_mm - 4.0, y, f"Total {score.total}", size_pt=13, bold=True, align="right")
-    half = (panel.w_mm - 8.0) / 2
-    for i, category in enumerate(CATEGORIES):
-        col, row = divmod(i, 4)
-        cx, cy = x + col * (half + 4.0), y + 6.0 + row * 4.6
-        pen.text_at(cx, cy, CATEGORY_TITLES[category], size_pt=8.5, colour=pal.ink)
-        pen.text_at(cx + half - 4.0, cy, str(score.categories[category]), size_pt=8.5, bold=True, align="right")
-    key_y = y + 6.0 + 3 * 4.6
-    pen.text_at(x + half + 4.0, key_y, "solid: enclosed patch · dashed: open", size_pt=6.5, colour=pal.soft_ink)
+    pen.rect(panel, radius_mm=PLOT_CORNER_MM, fill=True)
+    pen.text(layout.score_title, "Score", bold=True, colour=pal.border)
+    pen.text(layout.score_total, f"Total {score.total}", bold=True)
+    for category, spot, value in zip(CATEGORIES, layout.score_lines, layout.score_values, strict=False):
+        pen.text(spot, CATEGORY_TITLES[category], colour=pal.ink)
+        pen.text(value, str(score.categories[category]), bold=True)
+    pen.text(layout.score_key, "solid: enclosed patch · dashed: open", colour=pal.soft_ink)
 
 
 # --------------------------------------------------------------------------- side B: the fill sheet
@@ -519,10 +568,9 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
     pen.segment(layout.player_line)
     # Critter ladders.
     pen.text(layout.critter_heading, "Critters", bold=True, colour=pal.border)
-    hint = layout.critter_heading
-    pen.text_at(hint.x_mm, hint.y_mm + 4.0, "fill bottom-up; the top gains the critter", size_pt=6.5, colour=pal.soft_ink)
+    pen.text(layout.critter_hint, "fill bottom-up; the top gains the critter", colour=pal.soft_ink)
     xs = [ladder.label.x_mm for ladder in layout.ladders]
-    room = min((b - a for a, b in itertools.pairwise(xs)), default=30.0) - 1.0
+    room = min((b - a for a, b in itertools.pairwise(xs)), default=LADDER_LABEL_MAX_MM) - LADDER_LABEL_GAP_MM
     for ladder in layout.ladders:
         critter = edition.critters[ladder.key]
         _column(pen, ladder.bubbles, ladder.icons, colour=None)
@@ -533,8 +581,7 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
         pen.text(ladder.sublabel, f"{critter.points} VP", colour=pal.soft_ink)
     # Flower tracks.
     pen.text(layout.flower_heading, "Flowers", bold=True, colour=pal.border)
-    hint = layout.flower_heading
-    pen.text_at(hint.x_mm, hint.y_mm + 4.0, "one track per colour, bottom-up", size_pt=6.5, colour=pal.soft_ink)
+    pen.text(layout.flower_hint, "one track per colour, bottom-up", colour=pal.soft_ink)
     for track in layout.tracks:
         _column(pen, track.bubbles, track.icons, colour=track.key)
         pen.text(track.label, colour_letter(track.key), bold=True, size_pt=12, colour=pal.ink)
@@ -542,8 +589,7 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
         # A tinted rail behind the track, so its colour is seen at a glance.
     # Rondel.
     pen.text(layout.rondel_heading, "Rondel", bold=True, colour=pal.border)
-    hint = layout.rondel_heading
-    pen.text_at(hint.x_mm, hint.y_mm + 4.0, "when all four tracks are full", size_pt=6.5, align="centre", colour=pal.soft_ink)
+    pen.text(layout.rondel_hint, "when all four tracks are full", colour=pal.soft_ink)
     ring = layout.rondel
     pen.fill(_PATH[pal.name])
     pen.stroke(pal.border, 0.6)
@@ -553,17 +599,14 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
         pen.stroke(pal.ink, 0.35)
         pen.bubble(petal, fill=True)
         icons.track_icon(pen, icon, petal.cx_mm, petal.cy_mm, petal.r_mm * 0.62)
-    pen.text_at(ring.cx_mm, ring.cy_mm + ring.r_mm + 5.0, "fill clockwise ↻", size_pt=7.5, align="centre", colour=pal.soft_ink)
+    _caption_with_icon(pen, layout.rondel_caption, "fill clockwise", icons.clockwise_arrow)
     # Caterpillar track.
     pen.text(layout.caterpillar_heading, "Caterpillar track", bold=True, colour=pal.border)
-    head = layout.caterpillar_heading
-    pen.text_at(head.x_mm + 38.0, head.y_mm, "one space per caterpillar gained, from 1 on", size_pt=7, colour=pal.soft_ink)
+    pen.text(layout.caterpillar_hint, "one space per caterpillar gained, from 1 on", colour=pal.soft_ink)
     spaces = layout.caterpillar
     pen.stroke(pal.grass_ink, 1.6)
     for a, b in itertools.pairwise(spaces):
         pen.line(a.cx_mm, a.cy_mm, b.cx_mm, b.cy_mm)
-    rows = sorted({space.cy_mm for space in spaces})
-    roomy = all(b - a >= 13.0 for a, b in itertools.pairwise(rows))  # room for a number under a gnome
     for number, space in enumerate(spaces, start=1):
         gnome_space = number in layout.gnome_spaces
         pen.fill(pal.bonus if gnome_space else WHITE)
@@ -571,32 +614,44 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
         pen.bubble(space, fill=True)
         if gnome_space:
             icons.gnome(pen, space.cx_mm, space.cy_mm, space.r_mm * 0.7)
-            if roomy:
-                pen.text_at(space.cx_mm, space.cy_mm + space.r_mm + 2.8, str(number), size_pt=6.5, align="centre", colour=pal.soft_ink)
+            if layout.caterpillar_numbers:  # empty when the rows leave no room for it
+                pen.text(layout.caterpillar_numbers[number - 1], str(number), colour=pal.soft_ink)
         else:
             pen.label(space.cx_mm, space.cy_mm, str(number), size_pt=7.5, bold=False, colour=pal.soft_ink)
-    head_space = spaces[0]
-    icons.caterpillar(pen, head_space.cx_mm - head_space.r_mm - 5.0, head_space.cy_mm, 3.0)
+    head = layout.caterpillar_icon
+    icons.caterpillar(pen, head.cx_mm, head.cy_mm, head.r_mm)
     # Gnome bonus options.
     pen.text(layout.gnome_heading, "Gnome bonus: choose one", bold=True, colour=pal.border)
     heading_w = pen.text_width_mm("Gnome bonus: choose one", layout.gnome_heading.size_pt, bold=True)
-    icons.gnome(pen, layout.gnome_heading.x_mm + heading_w + 4.0, layout.gnome_heading.y_mm - 1.6, 2.6)
-    for spot, option in zip(layout.gnome_lines, edition.gnome, strict=True):
+    heading = layout.gnome_heading
+    icons.gnome(pen, heading.x_mm + heading_w + HEADING_ICON_GAP_MM, heading.y_mm - HEADING_ICON_RISE_MM, HEADING_ICON_R_MM)
+    for spot, bullet, option in zip(layout.gnome_lines, layout.gnome_bullets, edition.gnome, strict=True):
         words = _GNOME_WORDS.get(option.action, option.action).format(count=option.count)
         pen.fill(pal.ink)
-        pen.circle(spot.x_mm - 2.5, spot.y_mm - 1.1, 0.6, stroke=False, fill=True)
-        pen.text(spot, words)
+        pen.bubble(bullet, stroke=False, fill=True)
+        pen.text(spot, drawable(words))
     # Legend of the icons, one line.
     legend = layout.legend
     items = [("stamp", "stamp that colour"), ("stamp_any", "stamp any colour"), ("caterpillar", "1 caterpillar"), ("gnome", "gnome bonus")]
-    widths = [pen.text_width_mm(words, legend.size_pt) + 10.0 for _, words in items]
+    widths = [LEGEND_TEXT_DX_MM + pen.text_width_mm(words, legend.size_pt) + LEGEND_GAP_MM for _, words in items]
     x = legend.x_mm - sum(widths) / 2
     for (icon, words), width in zip(items, widths, strict=True):
-        icons.track_icon(pen, icon, x + 2.5, legend.y_mm - 1.0, 2.4, colour="red" if icon == "stamp" else None)
-        pen.text_at(x + 6.0, legend.y_mm, words, size_pt=legend.size_pt, colour=pal.ink)
+        colour = "red" if icon == "stamp" else None
+        icons.track_icon(pen, icon, x + LEGEND_ICON_DX_MM, legend.y_mm - LEGEND_ICON_RISE_MM, LEGEND_ICON_R_MM, colour=colour)
+        pen.text_at(x + LEGEND_TEXT_DX_MM, legend.y_mm, words, size_pt=legend.size_pt, colour=pal.ink)
         x += width
     pen.text(layout.id_text, f"layout {layout.id}", colour=pal.soft_ink)
     pen.text(layout.footer, "papillon · the open-source companion for Papillon Gardens", colour=pal.soft_ink)
+
+
+def _caption_with_icon(pen: Pen, spot: Text, words: str, icon: Callable[..., None]) -> None:
+    """``words`` then a small icon, centred together on ``spot`` (for signs the bundled font lacks)."""
+    pal = pen.palette
+    text_w = pen.text_width_mm(words, spot.size_pt)
+    icon_w = CAPTION_ICON_GAP_MM + 2 * CAPTION_ICON_R_MM
+    left = spot.x_mm - (text_w + icon_w) / 2 if spot.align == "centre" else spot.x_mm
+    pen.text_at(left, spot.y_mm, words, size_pt=spot.size_pt, colour=pal.soft_ink)
+    icon(pen, left + text_w + icon_w - CAPTION_ICON_R_MM, spot.y_mm - CAPTION_ICON_RISE_MM, CAPTION_ICON_R_MM, colour=pal.soft_ink)
 
 
 def _column(pen: Pen, bubbles: Sequence[Circle], names: Sequence[str], *, colour: str | None) -> None:
@@ -635,7 +690,7 @@ def draw_score_pad(pen: Pen, layout: ScorePadLayout, *, edition: Edition) -> Non
     titles = [*(CATEGORY_TITLES[c] for c in CATEGORIES), "Total"]
     for number, table in enumerate(layout.tables, start=1):
         pen.text(table.title, f"Game {number}", bold=True)
-        pen.text_at(table.title.x_mm + 24.0, table.title.y_mm, "date ____________", size_pt=8.5, colour=pal.soft_ink)
+        pen.text(table.date, "date ____________", colour=pal.soft_ink)
         head = table.header
         pen.fill(_PATH[pal.name])
         pen.stroke(pal.ink, 0.3)
@@ -644,13 +699,13 @@ def draw_score_pad(pen: Pen, layout: ScorePadLayout, *, edition: Edition) -> Non
             pen.stroke(pal.ink, 0.3)
             pen.rect(cell, fill=True)
             if i == 0:
-                pen.text_at(cell.x_mm + 2.0, cell.bottom_mm - 3.0, "Player", size_pt=9, bold=True)
+                pen.text(table.player_heading, "Player", bold=True)
                 continue
-            words = titles[i - 1].split()
-            for k, word in enumerate(words):
-                pen.text_at(cell.centre_mm[0], cell.y_mm + 4.5 + k * 3.6, word, size_pt=8, bold=True, align="centre")
+            lines = table.heading_lines[i - 1]
+            for spot, word in zip(lines, titles[i - 1].split(maxsplit=len(lines) - 1), strict=False):
+                pen.text(spot, word, bold=True)
             hint = _category_hint(CATEGORIES[i - 1], edition) if i - 1 < len(CATEGORIES) else "sum"
-            pen.text_at(cell.centre_mm[0], cell.bottom_mm - 1.6, hint, size_pt=6, align="centre", colour=pal.soft_ink)
+            pen.text(table.heading_hints[i - 1], drawable(hint), colour=pal.soft_ink)
         for row in table.rows:
             for i, cell in enumerate(row):
                 pen.fill(_PATH[pal.name] if i == len(row) - 1 else WHITE)
@@ -663,9 +718,8 @@ def draw_score_pad(pen: Pen, layout: ScorePadLayout, *, edition: Edition) -> Non
 def draw_score_names(pen: Pen, layout: ScorePadLayout, players: Sequence[str]) -> None:
     """The players' names in the first column of each table."""
     for table in layout.tables:
-        for row, name in zip(table.rows, players, strict=False):
-            cell = row[0]
-            pen.text_at(cell.x_mm + 2.0, cell.bottom_mm - 2.8, name, size_pt=10, bold=True)
+        for spot, name in zip(table.names, players, strict=False):
+            pen.text(spot, drawable(name), bold=True)
 
 
 __all__ = ["SIDES", "garden_pdf", "sheets_pdf"]

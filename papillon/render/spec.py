@@ -36,6 +36,7 @@ class SheetSpec:
     """What to print; ``None`` means "not said" (the command's default applies)."""
 
     name: str | None = None
+    """The definition's name: the title of the PDF (its document properties)."""
     players: tuple[str, ...] | None = None
     starting_fields: tuple[Plot, ...] | None = None
     random_start: bool | None = None
