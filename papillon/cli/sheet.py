@@ -9,21 +9,12 @@ from typing import Any
 
 import click
 
-from papillon.cli.common import check_output, write_output
+from papillon.cli.common import check_output, starting_fields_option, write_output
 from papillon.edition import Edition, load_edition
 from papillon.errors import EditionError
 from papillon.grid import plot_name
-from papillon.layout import PAPERS_MM, default_paper, parse_starting_fields, random_starting_fields
+from papillon.layout import PAPERS_MM, default_paper, random_starting_fields
 from papillon.render.spec import MAX_COPIES, SheetSpec, SheetSpecError, load_sheet_spec, parse_sides
-
-
-def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
-    if value is None:
-        return None
-    try:
-        return parse_starting_fields(value)
-    except ValueError as error:
-        raise click.BadParameter(f"{error} (like B4,D2)", ctx=ctx, param=param) from None
 
 
 def _sides(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[str, ...] | None:
@@ -72,9 +63,7 @@ def _given(ctx: click.Context, name: str) -> bool:
 @click.option("--player", "players", multiple=True, metavar="NAME", help="A player's name; repeat for one set of sheets per player.")
 @click.option("--copies", type=click.IntRange(1, MAX_COPIES), default=1, show_default=True, help="How many sets to print (a pad).")
 @click.option("--sides", callback=_sides, metavar="garden,fill,score", help="What to print, in order  [default: garden,fill].")
-@click.option(
-    "--starting-fields", callback=_starting_fields, metavar="B4,D2", help="1 to 4 plots printed as fields (default: the edition's)."
-)
+@starting_fields_option
 @click.option("--random-start", is_flag=True, help="Draw 2 starting fields at random (with --seed, reproducibly).")
 @click.option("--seed", type=int, help="The seed of --random-start (recorded in the QR code).")
 @click.option("--paper", type=click.Choice(sorted(PAPERS_MM), case_sensitive=False), help="Paper size  [default: from the locale].")
