@@ -22,7 +22,6 @@ COMMANDS = {
     "simulate": "simulate",
     "score": "score",
     "new": "new",
-    "scan": "scan",
     "format": "format",
     "sheet": "sheet",
     "render": "render",
