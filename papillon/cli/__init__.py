@@ -22,6 +22,7 @@ COMMANDS = {
     "simulate": "simulate",
     "score": "score",
     "new": "new",
+    "scan": "scan",
     "format": "format",
     "sheet": "sheet",
     "render": "render",

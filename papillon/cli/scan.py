@@ -1,0 +1,84 @@
+"""``papillon scan``: read photographed garden sheets into reviewable notation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from papillon.cli.common import edition_option
+from papillon.edition import Edition
+from papillon.errors import ScanError
+from papillon.files import write_atomic
+from papillon.grid import Plot, plot_name
+
+
+def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
+    """A prompt on stderr for each field's critter or feature (Enter: an empty field)."""
+    codes = " ".join(edition.occupant_codes)
+
+    def ask(plot: Plot) -> str | None:
+        while True:
+            answer = click.prompt(
+                f"{plot_name(plot)}: field — which critter or feature? [{codes}, Enter for none]", default="", show_default=False, err=True
+            ).strip()
+            if answer == "" or answer in edition.occupant_codes:
+                return answer
+            click.echo(f"  not a critter or feature code: {answer!r}", err=True)
+
+    return ask
+
+
+@click.command(name="scan")
+@click.argument("photos", nargs=-1, required=True, metavar="PHOTO...")
+@click.option("-o", "--output", metavar="OUT.garden", help="Write the notation here (one photo only) instead of printing it.")
+@click.option("--debug-dir", metavar="DIR", help="Write each rectified sheet with every reading drawn on it into DIR.")
+@click.option("--fields", metavar="B4=po,D2=lb", help="The critter or feature in each field (a drawing cannot be read).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per photo: the garden, every item's reading and confidence.")
+@edition_option
+def command(
+    photos: tuple[str, ...], output: str | None, debug_dir: str | None, fields: str | None, as_json: bool, edition: Edition
+) -> None:
+    """Read photos of garden sheets (side A) into .garden notation.
+
+    Every item read with a confidence under 0.9 is marked for review with a
+    '# ? ...' comment naming it and the runner-up reading; the notation still
+    parses.  Fields are written F; in a terminal papillon asks what each one
+    holds, or give them with --fields.
+
+    Exit status: 0 when every photo was read (review marks or not), 1 when a
+    photo could not be read (one line each on stderr, nothing written).
+    """
+    from papillon.scan import read_photo
+
+    if output and len(photos) > 1:
+        raise click.UsageError("-o/--output takes one photo")
+    interactive = sys.stdin.isatty() and not as_json
+    failed = False
+    for photo in photos:
+        try:
+            result = read_photo(
+                photo,
+                fields=fields,
+                accept_uncertain=True,
+                ask=field_asker(edition) if interactive else None,
+                debug_dir=debug_dir,
+                edition=edition,
+            )
+        except ScanError as error:
+            click.echo(f"papillon scan: {error}", err=True)
+            failed = True
+            continue
+        text = json.dumps(result.json(), separators=(", ", ": ")) + "\n" if as_json else result.notation
+        if output:
+            write_atomic(Path(output), text)
+        else:
+            click.echo(text, nl=False)
+        if result.needs_review:
+            names = ", ".join(r.item for r in result.review)
+            click.echo(f"{photo}: {len(result.review)} reading(s) to review: {names}", err=True)
+    if failed:
+        sys.exit(1)

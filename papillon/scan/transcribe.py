@@ -1,0 +1,123 @@
+"""From readings to a reviewable transcription: the garden, its notation with ``# ?`` marks, and JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from papillon.edition import Edition, standard_edition
+from papillon.errors import ScanError
+from papillon.garden import BRAMBLE, EMPTY, FIELD, Cell, Garden, flower
+from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
+from papillon.notation import format_garden
+from papillon.scan.classify import Reading
+
+REVIEW_CONFIDENCE = 0.9
+"""Readings less probable than this (0-1) are marked for review (``# ?``) instead of trusted."""
+REVIEW_PREFIX = "# ?"
+"""How a review mark starts in the notation: a comment, so the text still parses."""
+
+
+def parse_fields(text: str | None, edition: Edition | None = None) -> dict[Plot, str]:
+    """``'B4=po,D2=lb'`` -> {plot: code}; ValueError naming the bad entry.
+
+    >>> parse_fields("b4=po, D2=lb")
+    {16: 'po', 8: 'lb'}
+    """
+    edition = edition or standard_edition()
+    result: dict[Plot, str] = {}
+    if not text:
+        return result
+    for entry in text.split(","):
+        name, sep, code = entry.strip().partition("=")
+        if not sep:
+            raise ValueError(f"--fields: expected PLOT=CODE like B4=po, found {entry.strip()!r}")
+        plot = parse_plot(name)
+        code = code.strip()
+        if code not in edition.occupant_codes and code not in ("", "-"):
+            raise ValueError(f"--fields {name.strip()}={code}: not a critter or feature ({' '.join(edition.occupant_codes)})")
+        result[plot] = "" if code == "-" else code
+    return result
+
+
+def review_line(reading: Reading) -> str:
+    """``# ? C3: read red (0.62), runner-up purple (0.31)``; an edge's runner-up is ``brick (p)`` or ``none``."""
+    second, p2 = reading.runner_up
+    runner = "none" if second == "none" else f"{second} ({p2:.2f})"
+    return f"{REVIEW_PREFIX} {reading.item}: read {reading.value} ({reading.confidence:.2f}), runner-up {runner}"
+
+
+@dataclass(frozen=True)
+class Transcription:
+    """The garden read from a photo and how sure each part is."""
+
+    garden: Garden
+    notation: str
+    readings: tuple[Reading, ...]
+    review: tuple[Reading, ...]
+    fields_unknown: tuple[Plot, ...]
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def confidence(self) -> float:
+        """The sheet's confidence: its least sure reading."""
+        return min((r.confidence for r in self.readings), default=1.0)
+
+    @property
+    def needs_review(self) -> bool:
+        return bool(self.review)
+
+
+def transcribe(
+    readings: list[Reading],
+    *,
+    fields: Mapping[Plot, str] | None = None,
+    ask: Callable[[Plot], str | None] | None = None,
+    header: list[str] | None = None,
+    review_confidence: float = REVIEW_CONFIDENCE,
+) -> Transcription:
+    """The garden of the readings (plots, then edges, then bubbles, as :func:`classify.read_sheet` gives them).
+
+    Field contents come from ``fields`` (plot -> code), else from ``ask(plot)``
+    (a prompt in a terminal), else stay ``F``.
+    """
+    fields = dict(fields or {})
+    plots, edges, bubbles = readings[: len(PLOTS)], readings[len(PLOTS) : len(PLOTS) + len(EDGES)], readings[len(PLOTS) + len(EDGES) :]
+    cells: list[Cell] = []
+    for reading in plots:
+        value = reading.value
+        if value == "field":
+            cells.append(FIELD)
+        elif value == "bramble":
+            cells.append(BRAMBLE)
+        elif value == "empty":
+            cells.append(EMPTY)
+        else:
+            cells.append(flower(value))
+    for plot, given in fields.items():
+        if not cells[plot].is_field:
+            raise ScanError(f"--fields {plot_name(plot)}={given}: {plot_name(plot)} was read as {plots[plot].value}, not a field")
+    unknown: list[Plot] = []
+    for plot in PLOTS:
+        if not cells[plot].is_field:
+            continue
+        code: str | None = fields.get(plot)
+        if code is None and ask is not None:
+            code = ask(plot)
+        if code:
+            cells[plot] = Cell.parse(code)
+        elif code is None:
+            unknown.append(plot)
+    bricks = frozenset(edge for edge, r in zip(EDGES, edges, strict=True) if r.value == "brick")
+    butterflies = frozenset(plot for plot, r in zip(PLOTS, bubbles, strict=True) if r.value == "filled")
+    garden = Garden(tuple(cells), bricks, butterflies)
+    review = tuple(r for r in readings if r.confidence < review_confidence)
+    lines = format_garden(garden).splitlines()
+    extra = list(header or [])
+    if unknown:
+        names = ", ".join(plot_name(p) for p in unknown)
+        extra.append(f"# fields whose critter or feature was not given: {names} (pass --fields {plot_name(unknown[0])}=po,...)")
+    extra += [review_line(r) for r in review]
+    notation = "\n".join([lines[0], *extra, *lines[1:]]) + "\n"
+    return Transcription(garden, notation, tuple(readings), review, tuple(unknown))

@@ -1,0 +1,290 @@
+"""papillon scan: photos of garden sheets read back into reviewable notation, and every clear failure."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from click.testing import CliRunner  # noqa: E402
+
+from papillon.cli import main  # noqa: E402
+from papillon.errors import ScanError  # noqa: E402
+from papillon.garden import Garden  # noqa: E402
+from papillon.layout import garden_layout, sheet_payload  # noqa: E402
+from papillon.scan import ScanReviewError, is_image, read_photo, review_marks  # noqa: E402
+from papillon.scan import detect as D  # noqa: E402
+from papillon.scan.classify import Reading  # noqa: E402
+from papillon.scan.synth import _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
+from papillon.scan.transcribe import parse_fields, review_line, transcribe  # noqa: E402
+
+GOOD_SEED = 10
+"""A 2-megapixel photo every reading of which is sure (checked below)."""
+
+
+@pytest.fixture(scope="module")
+def good():
+    return synthetic_photo(GOOD_SEED, megapixels=(2.0, 2.0))
+
+
+@pytest.fixture(scope="module")
+def good_file(good, tmp_path_factory):
+    path = tmp_path_factory.mktemp("photos") / "sheet.jpg"
+    path.write_bytes(good.jpeg)
+    return path
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def test_a_photo_reads_back_exactly(good):
+    result = read_photo(good.jpeg, accept_uncertain=True, name="sheet.jpg")
+    assert [r.value for r in result.readings] == truth(good.garden)
+    assert not result.needs_review
+    assert result.confidence == min(r.confidence for r in result.readings) >= 0.9
+    assert result.sheet.starting_fields == good.starting
+
+
+def test_the_notation_parses_back_to_the_garden_with_its_comments(good):
+    result = read_photo(good.jpeg, accept_uncertain=True)
+    assert Garden.from_notation(result.notation) == result.garden
+    assert result.notation.startswith("papillon garden v1\n# read from ")
+
+
+def test_json_gives_every_item_a_confidence_and_the_sheet_the_minimum(good):
+    data = read_photo(good.jpeg, accept_uncertain=True).json()
+    assert len(data["items"]) == 25 + 40 + 25
+    assert {i["kind"] for i in data["items"]} == {"plot", "edge", "butterfly"}
+    assert data["confidence"] == min(i["confidence"] for i in data["items"])
+    assert data["garden"]["format"] == "papillon-garden"
+
+
+def test_fields_are_given_by_option_or_asked(good):
+    fields = [p for p in range(25) if good.garden.cells[p].is_field]
+    named = ",".join(f"{'ABCDE'[p % 5]}{p // 5 + 1}=po" for p in fields)
+    result = read_photo(good.jpeg, fields=named, accept_uncertain=True)
+    assert all(result.garden.cells[p].occupant == "po" for p in fields)
+    asked = []
+    result = read_photo(good.jpeg, accept_uncertain=True, ask=lambda p: asked.append(p) or "lb")
+    assert asked == fields and all(result.garden.cells[p].occupant == "lb" for p in fields)
+    left = read_photo(good.jpeg, accept_uncertain=True)
+    assert left.fields_unknown == tuple(fields) and "# fields whose critter or feature was not given" in left.notation
+
+
+def test_fields_on_a_plot_that_is_no_field_is_an_error(good):
+    flower = next(p for p in range(25) if good.garden.cells[p].is_flower)
+    name = f"{'ABCDE'[flower % 5]}{flower // 5 + 1}"
+    with pytest.raises(ScanError, match=f"--fields {name}=po: {name} was read as"):
+        read_photo(good.jpeg, fields=f"{name}=po", accept_uncertain=True)
+
+
+def test_parse_fields():
+    assert parse_fields("b4=po, D2=lb") == {16: "po", 8: "lb"}
+    with pytest.raises(ValueError, match="expected PLOT=CODE"):
+        parse_fields("B4")
+    with pytest.raises(ValueError, match="not a critter or feature"):
+        parse_fields("B4=zz")
+
+
+def test_exif_orientation_is_honoured(good):
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(good.jpeg))
+    turned = image.transpose(Image.Transpose.ROTATE_90)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # "rotate 90° clockwise to view": undoes the turn above
+    buffer = io.BytesIO()
+    turned.save(buffer, "JPEG", exif=exif, quality=92)
+    upright = D.load_photo(buffer.getvalue())
+    assert upright.shape[:2] == (image.height, image.width)
+    result = read_photo(buffer.getvalue(), accept_uncertain=True)
+    assert [r.value for r in result.readings] == truth(good.garden)
+
+
+# --------------------------------------------------------------------------- review marks
+
+
+def _reading(item: str, kind: str, probabilities: tuple[tuple[str, float], ...]) -> Reading:
+    return Reading(item, kind, probabilities)
+
+
+def test_review_lines_name_the_item_and_the_runner_up():
+    plot = _reading("C3", "plot", (("red", 0.62), ("purple", 0.31), ("empty", 0.07)))
+    edge = _reading("edge B2-B3", "edge", (("brick", 0.55), ("none", 0.45)))
+    assert review_line(plot) == "# ? C3: read red (0.62), runner-up purple (0.31)"
+    assert review_line(edge) == "# ? edge B2-B3: read brick (0.55), runner-up none"
+
+
+def test_doubtful_readings_are_marked_and_the_text_still_parses(good):
+    sure = read_photo(good.jpeg, accept_uncertain=True)
+    readings = list(sure.readings)
+    readings[12] = _reading("C3", "plot", (("red", 0.62), ("purple", 0.31), ("empty", 0.07)))
+    result = transcribe(readings)
+    assert "# ? C3: read red (0.62), runner-up purple (0.31)" in result.notation
+    assert review_marks(result.notation) == ["# ? C3: read red (0.62), runner-up purple (0.31)"]
+    assert result.needs_review and result.confidence == 0.62
+    assert Garden.from_notation(result.notation) == result.garden
+
+
+def test_review_marks_refuse_unless_accepted(monkeypatch, good):
+    from papillon.scan import transcribe as T
+
+    monkeypatch.setattr(T, "REVIEW_CONFIDENCE", 1.01)  # every reading is now doubtful
+    monkeypatch.setattr(T.transcribe, "__kwdefaults__", {**T.transcribe.__kwdefaults__, "review_confidence": 1.01})
+    with pytest.raises(
+        ScanReviewError, match=r"readings need review \(.*\) — check them against the sheet, or pass --accept-uncertain"
+    ) as caught:
+        read_photo(good.jpeg, name="x.jpg")
+    assert caught.value.result.needs_review
+    assert read_photo(good.jpeg, accept_uncertain=True).needs_review
+
+
+# --------------------------------------------------------------------------- clear failures
+
+
+def _fail(data: bytes) -> str:
+    with pytest.raises(ScanError) as caught:
+        read_photo(data, name="p.jpg", accept_uncertain=True)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def _jpeg(image: np.ndarray) -> bytes:
+    ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return data.tobytes()
+
+
+def _paint(good, box_mm: tuple[float, float, float, float], value: int) -> bytes:
+    """The good photo with a frame-millimetre box painted over."""
+    photo = D.load_photo(good.jpeg).copy()
+    located = D.locate(photo)
+    x, y, w, h = box_mm
+    corners = np.array([[[x, y]], [[x + w, y]], [[x + w, y + h]], [[x, y + h]]], np.float64)
+    quad = cv2.perspectiveTransform(corners, located.homography).reshape(-1, 2)
+    cv2.fillPoly(photo, [np.round(quad).astype(np.int32)], (value, value, value))
+    return _jpeg(photo)
+
+
+def test_not_an_image():
+    assert _fail(b"papillon garden v1\n") == "p.jpg: not an image (expected a photo of a garden sheet: JPEG, PNG, WebP...)"
+    assert _fail(b"\xff\xd8\xff\xe0 broken") == "p.jpg: not an image Pillow can read (a damaged or unsupported file)"
+    assert is_image(b"\x89PNG\r\n\x1a\n....") and not is_image(b"%PDF-1.4")
+
+
+def test_a_photo_with_no_sheet():
+    table = np.random.default_rng(1).integers(60, 200, (900, 1200, 3), dtype=np.uint8)
+    assert _fail(_jpeg(table)) == "p.jpg: no papillon garden sheet found in the photo (none of its four corner markers)"
+
+
+def test_a_marker_out_of_frame(good):
+    marker = garden_layout().markers[3].box
+    data = _paint(good, (marker.x_mm - 3, marker.y_mm - 3, marker.w_mm + 6, marker.h_mm + 6), 90)
+    assert _fail(data) == "p.jpg: marker 3 (bottom-left) not found — keep all four corners in the frame"
+
+
+def test_too_blurry():
+    photo = synthetic_photo(GOOD_SEED, megapixels=(2.0, 2.0), blur_px=9.0)
+    assert _fail(photo.jpeg) == "p.jpg: the photo is too blurry — hold the camera still and focus on the sheet"
+
+
+def test_too_dark():
+    photo = synthetic_photo(GOOD_SEED, megapixels=(2.0, 2.0), dark=0.1)
+    assert _fail(photo.jpeg) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
+
+
+def test_markers_but_no_readable_qr(good):
+    qr = garden_layout().qr
+    data = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
+    assert _fail(data) == "p.jpg: found the sheet's markers but could not read its QR code — keep it sharp, unshaded and uncovered"
+
+
+def test_a_layout_it_does_not_know():
+    rng = random.Random(3)
+    page = _drawn_blank(garden_layout(), sheet_payload(layout_id="deadbeef", paper="a4", starting_fields=[16, 8]), (16, 8), 6.0, "a4")
+    drawn = draw_garden(page, random_garden(rng, (16, 8)), rng, px_per_mm=6.0, starting=(16, 8))
+    jpeg, _ = photograph(drawn, rng, megapixels=2.0, blur_px=0.0)
+    assert _fail(jpeg) == "p.jpg: unknown sheet layout 'deadbeef' — print the sheet with this papillon, or update papillon to read it"
+
+
+def test_missing_opencv_is_one_line():
+    code = (
+        "import sys; sys.modules['cv2'] = None\n"
+        "from papillon.scan import read_photo\n"
+        "from papillon.errors import ScanError\n"
+        "try:\n    read_photo(b'x')\nexcept ScanError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "the photo: reading photos needs OpenCV: pip install 'papillon[scan]'"
+
+
+def test_the_scan_package_and_command_load_no_opencv_until_a_photo_is_read():
+    code = "import sys, papillon.scan, papillon.cli.scan; print('cv2' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_cli_writes_the_notation(good_file, tmp_path, good):
+    out = tmp_path / "out.garden"
+    result = CliRunner().invoke(main, ["scan", str(good_file), "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert Garden.from_notation(out.read_text()).cells == tuple(good.garden.cells)
+
+
+def test_cli_json(good_file):
+    result = CliRunner().invoke(main, ["scan", str(good_file), "--json", "--fields", ""])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["needs_review"] is False and len(data["items"]) == 90
+
+
+def test_cli_failure_is_one_line_exit_1_and_writes_nothing(tmp_path):
+    text = tmp_path / "notes.jpg"
+    text.write_text("papillon garden v1\n")
+    out = tmp_path / "out.garden"
+    result = CliRunner().invoke(main, ["scan", str(text), "-o", str(out)])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"papillon scan: {text}: not an image (expected a photo of a garden sheet: JPEG, PNG, WebP...)"
+    assert not out.exists() and list(tmp_path.iterdir()) == [text]
+
+
+def test_cli_debug_dir(good_file, tmp_path):
+    result = CliRunner().invoke(main, ["scan", str(good_file), "--debug-dir", str(tmp_path / "dbg")])
+    assert result.exit_code == 0, result.output
+    image = cv2.imread(str(tmp_path / "dbg" / "sheet-read.png"))
+    assert image.shape[1] == round(210 * D.RECT_PX_PER_MM)
+
+
+def test_the_fill_side_is_named():
+    pdfium = pytest.importorskip("pypdfium2")
+    from papillon.render.pdf import sheets_pdf
+
+    document = pdfium.PdfDocument(sheets_pdf(sides=("fill",)))
+    page = np.array(document[0].render(scale=5 * 25.4 / 72).to_pil().convert("RGB"))
+    jpeg, _ = photograph(page, random.Random(2), megapixels=2.0, blur_px=0.0)
+    assert _fail(jpeg) == "p.jpg: this is the fill sheet (side B) — photograph the garden side (side A)"
+
+
+def test_the_terminal_prompt_asks_each_field_until_it_gets_a_code():
+    from papillon.cli.scan import field_asker
+    from papillon.edition import standard_edition
+
+    runner = CliRunner()
+    with runner.isolation(input="zz\npo\n\n") as (_, err, *_rest):
+        ask = field_asker(standard_edition())
+        assert ask(16) == "po"
+        assert ask(8) == ""
+        prompts = err.getvalue().decode()
+    assert "B4: field — which critter or feature? [lb bb hh po" in prompts
+    assert "not a critter or feature code: 'zz'" in prompts
