@@ -90,11 +90,11 @@ def test_a_bad_input_is_named_and_the_good_ones_still_scored(runner, tmp_path):
 
 
 def test_binary_input_is_a_clear_error(runner, tmp_path):
-    photo = tmp_path / "photo.bin"
-    photo.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe")
-    result = runner.invoke(main, ["score", str(photo)])
+    blob = tmp_path / "blob.bin"
+    blob.write_bytes(b"\x00\x01\xff\xfe\x80garbage")
+    result = runner.invoke(main, ["score", str(blob)])
     assert result.exit_code == 1
-    assert result.stderr == f"{photo}: not a text file (expected .garden notation or its JSON form)\n"
+    assert result.stderr == f"{blob}: not a text file (expected .garden notation or its JSON form)\n"
 
 
 @pytest.mark.parametrize(

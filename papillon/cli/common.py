@@ -15,6 +15,7 @@ from papillon.files import write_atomic
 from papillon.garden import Garden
 from papillon.layout import parse_starting_fields
 from papillon.notation import load_text
+from papillon.scan import review_marks
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -84,11 +85,16 @@ def source_name(source: str) -> str:
     return "<stdin>" if source == "-" else source
 
 
-def read_garden(source: str, edition: Edition) -> Garden | None:
-    """The garden in a file (notation or JSON); on a bad input, one line on stderr and None."""
+def read_garden(source: str, edition: Edition, *, accept_review: bool = True) -> Garden | None:
+    """The garden in a file (notation or JSON); on a bad input, one line on stderr and None.
+
+    With ``accept_review=False`` a text that still holds a scan's review marks
+    (``# ?`` lines) is refused: somebody has to check those readings first.
+    """
     name = source_name(source)
     try:
-        garden = load_text(read_source(source), edition)
+        text = read_source(source)
+        garden = load_text(text, edition)
     except NotationError as error:
         where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
         click.echo(f"{where}: {error.message}", err=True)
@@ -96,9 +102,16 @@ def read_garden(source: str, edition: Edition) -> Garden | None:
     except OSError as error:
         click.echo(f"{name}: cannot read ({error.strerror})", err=True)
         return None
+    marks = [] if accept_review else review_marks(text)
+    if marks:
+        click.echo(f"{name}: {len(marks)} reading(s) still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)
+        return None
     for problem in garden.problems(edition):
         click.echo(f"{name}: warning: {problem}", err=True)
     return garden
+
+
+REVIEW_ADVICE = "check them against the sheet and delete the marks, or pass --accept-uncertain"
 
 
 def check_output(output: str, force: bool) -> None:

@@ -12,8 +12,10 @@ import click
 
 from papillon.cli.common import edition_option, read_garden, source_name, write_output
 from papillon.edition import Edition
+from papillon.errors import ScanError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
+from papillon.scan import ScanResult, ScanReviewError, is_image_file, read_photo
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
 
 
@@ -39,12 +41,20 @@ class Scored:
     metavar="DIR",
     help="Also draw each scored garden, with its scoring, as DIR/NAME.png (the directory is created).",
 )
-def command(sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None) -> None:
-    """Score finished gardens written in .garden notation (or its JSON form).
+@click.option("--accept-uncertain", is_flag=True, help="Score even where a photo's reading (or a '# ?' mark) needs review.")
+@click.option("--fields", metavar="B4=po,D2=lb", help="For a photo: the critter or feature in each field (a drawing cannot be read).")
+def command(
+    sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None, accept_uncertain: bool, fields: str | None
+) -> None:
+    """Score finished gardens: .garden notation, its JSON form, or a photo of the sheet.
 
     Prints each garden's breakdown (the patches and enclosures named by their
     plots, what each feature counted) and, for several gardens, a ranking.
     Use - to read one garden from standard input.
+
+    A photo (JPEG, PNG, ...; needs the scan extra) is read first and what was
+    read is shown above the breakdown. While any reading needs review, the
+    photo is not scored: check the '# ?' lines, or pass --accept-uncertain.
 
     Exit status: 0 when every input scored, 1 when any input was bad (each
     bad input gets one line on stderr; the good ones are still scored).
@@ -52,16 +62,21 @@ def command(sources: tuple[str, ...], edition: Edition, as_json: bool, render_di
     scored: list[Scored] = []
     failed = False
     for source in sources:
-        garden = read_garden(source, edition)
+        read: str | None = None
+        if is_image_file(source):
+            photo = read_photo_garden(source, edition, fields=fields, accept_uncertain=accept_uncertain, quiet=as_json)
+            garden, read = (photo.garden, photo.notation) if photo else (None, None)
+        else:
+            garden = read_garden(source, edition, accept_review=accept_uncertain)
         if garden is None:
             failed = True
             continue
         result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
         if as_json:
-            click.echo(json.dumps(to_json(result), separators=(", ", ": ")))
+            click.echo(json.dumps(to_json(result) | ({"read": read} if read else {}), separators=(", ", ": ")))
         else:
-            click.echo(breakdown(result))
+            click.echo((read + "\n" if read else "") + breakdown(result))
     if not as_json and len(scored) > 1:
         click.echo(ranking(scored))
     if render_dir is not None:
@@ -69,6 +84,22 @@ def command(sources: tuple[str, ...], edition: Edition, as_json: bool, render_di
             click.echo(f"wrote {path}", err=True)
     if failed:
         sys.exit(1)
+
+
+def read_photo_garden(source: str, edition: Edition, *, fields: str | None, accept_uncertain: bool, quiet: bool) -> ScanResult | None:
+    """Read a photo of a sheet; on a failure or doubtful readings, say so on stderr and return None."""
+    from papillon.cli.scan import field_asker  # OpenCV loads only for photos
+
+    ask = field_asker(edition) if sys.stdin.isatty() and not quiet else None
+    try:
+        return read_photo(source, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition)
+    except ScanReviewError as error:
+        if not quiet:
+            click.echo(error.result.notation)  # what it read, so the player can check it
+        click.echo(str(error), err=True)
+    except ScanError as error:
+        click.echo(str(error), err=True)
+    return None
 
 
 def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> list[Path]:
