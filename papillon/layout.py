@@ -849,17 +849,19 @@ def parse_starting_fields(text: str | Sequence[str]) -> tuple[Plot, ...]:
     return plots
 
 
-def sheet_payload(*, layout_id: str, paper: str, starting_fields: Sequence[Plot], seed: int | None = None) -> str:
+def sheet_payload(*, layout_id: str, paper: str, starting_fields: Sequence[Plot], seed: int | None = None, render: bool = False) -> str:
     """The text of the garden sheet's QR code: compact JSON.
 
     Keys: ``format`` (``"papillon-sheet"``), ``version`` (1), ``layout`` (the
     layout id), ``seed`` (the ``--seed`` of a random start, else null),
-    ``paper`` (``"a4"`` or ``"letter"``), ``fields`` (the starting fields).
+    ``paper`` (``"a4"`` or ``"letter"``), ``fields`` (the starting fields), and
+    ``render: true`` only on a garden papillon drew itself (``papillon render``):
+    its icons are not a player's marks, so the scanner refuses it.
 
     >>> sheet_payload(layout_id="0123abcd", paper="a4", starting_fields=[16, 8])
     '{"format":"papillon-sheet","version":1,"layout":"0123abcd","seed":null,"paper":"a4","fields":"B4,D2"}'
     """
-    data = {
+    data: dict[str, object] = {
         "format": PAYLOAD_FORMAT,
         "version": PAYLOAD_VERSION,
         "layout": layout_id,
@@ -867,6 +869,8 @@ def sheet_payload(*, layout_id: str, paper: str, starting_fields: Sequence[Plot]
         "paper": paper,
         "fields": ",".join(plot_name(p) for p in starting_fields),
     }
+    if render:
+        data["render"] = True
     return json.dumps(data, separators=(",", ":"))
 
 

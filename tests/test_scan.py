@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +25,8 @@ from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
 from papillon.scan.synth import _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
 from papillon.scan.transcribe import parse_fields, review_line, transcribe  # noqa: E402
+
+ROOT_EXAMPLES = Path(__file__).resolve().parent.parent / "sheets" / "examples"
 
 GOOD_SEED = 10
 """A 2-megapixel photo every reading of which is sure (checked below)."""
@@ -288,3 +291,15 @@ def test_the_terminal_prompt_asks_each_field_until_it_gets_a_code():
         prompts = err.getvalue().decode()
     assert "B4: field — which critter or feature? [lb bb hh po" in prompts
     assert "not a critter or feature code: 'zz'" in prompts
+
+
+def test_a_picture_papillon_drew_is_refused_not_misread(tmp_path):
+    from papillon.render import render_garden
+
+    garden = Garden.from_notation((ROOT_EXAMPLES / "full-game.garden").read_text())
+    picture = render_garden(garden, fmt="png")
+    with pytest.raises(ScanError) as error:
+        read_photo(picture, name="full-game.png")
+    assert str(error.value) == (
+        "full-game.png: this is a picture drawn by 'papillon render', not a photo of a filled-in sheet — score its .garden file instead"
+    )

@@ -270,7 +270,7 @@ def garden_pdf(
     layout = garden_layout(edition.rules.rounds)
     fields = tuple(edition.rules.starting_fields if starting_fields is None else starting_fields)
     doc = _Document(paper=paper, per_page=1, palette=palette_for(mono), title="Papillon Gardens garden")
-    payload = sheet_payload(layout_id=layout.id, paper=paper, starting_fields=fields)
+    payload = sheet_payload(layout_id=layout.id, paper=paper, starting_fields=fields, render=garden is not None)
     with doc.frame() as pen:
         draw_garden_sheet(
             pen,

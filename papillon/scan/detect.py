@@ -439,6 +439,8 @@ def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str
         raise ScanError(
             f"the sheet's QR code has version {payload.get('version')!r}; this papillon reads version {PAYLOAD_VERSION} — update papillon"
         )
+    if payload.get("render"):
+        raise ScanError("this is a picture drawn by 'papillon render', not a photo of a filled-in sheet — score its .garden file instead")
     layout_id = payload.get("layout")
     layout = known_layouts().get(str(layout_id))
     if layout is None:
