@@ -69,3 +69,11 @@ def test_review_marks_left_in_a_garden_file_block_scoring_until_accepted(tmp_pat
     )
     accepted = CliRunner().invoke(main, ["score", "--accept-uncertain", str(marked)])
     assert accepted.exit_code == 0 and "Total               1" in accepted.stdout
+
+
+def test_fields_not_given_are_scored_empty_with_a_warning(photo):
+    path, garden, _fields = photo
+    result = CliRunner().invoke(main, ["score", "--json", str(path)])
+    assert result.exit_code == 0
+    unknown = ", ".join(plot_name(p) for p, cell in enumerate(garden.cells) if cell.is_field)
+    assert result.stderr == f"{path}: warning: scoring the fields {unknown} as empty (say what they hold with --fields B4=po,...)\n"

@@ -92,7 +92,11 @@ def read_photo_garden(source: str, edition: Edition, *, fields: str | None, acce
 
     ask = field_asker(edition) if sys.stdin.isatty() and not quiet else None
     try:
-        return read_photo(source, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition)
+        photo = read_photo(source, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition)
+        if photo.fields_unknown:
+            plots = ", ".join(plot_name(p) for p in photo.fields_unknown)
+            click.echo(f"{source}: warning: scoring the fields {plots} as empty (say what they hold with --fields B4=po,...)", err=True)
+        return photo
     except ScanReviewError as error:
         if not quiet:
             click.echo(error.result.notation)  # what it read, so the player can check it
