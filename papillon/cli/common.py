@@ -43,10 +43,6 @@ def edition_option(function: F) -> F:
     )(function)
 
 
-MAX_GARDEN_BYTES = 1_000_000
-"""A garden is a few hundred bytes; anything this big is the wrong file."""
-
-
 def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
     if value is None:
         return None
@@ -64,6 +60,10 @@ def starting_fields_option(function: F) -> F:
         metavar="B4,D2",
         help="1 to 4 plots printed as fields (default: the edition's).",
     )(function)
+
+
+MAX_GARDEN_BYTES = 1_000_000
+"""A garden is a few hundred bytes; anything this big is the wrong file."""
 
 
 def read_source(source: str) -> str:
