@@ -94,7 +94,7 @@ def test_binary_input_is_a_clear_error(runner, tmp_path):
     blob.write_bytes(b"\x00\x01\xff\xfe\x80garbage")
     result = runner.invoke(main, ["score", str(blob)])
     assert result.exit_code == 1
-    assert result.stderr == f"{blob}: not a text file (expected .garden notation or its JSON form)\n"
+    assert result.stderr == f"{blob}: not a text file (expected .garden notation or its JSON form; 'papillon score' also reads photos)\n"
 
 
 @pytest.mark.parametrize(

@@ -78,7 +78,7 @@ def read_source(source: str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise NotationError("not a text file (expected .garden notation or its JSON form)") from None
+        raise NotationError("not a text file (expected .garden notation or its JSON form; 'papillon score' also reads photos)") from None
 
 
 def source_name(source: str) -> str:
