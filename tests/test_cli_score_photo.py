@@ -34,7 +34,8 @@ def test_a_photo_is_read_then_scored(photo):
     assert result.exit_code == 0, result.stderr
     scored = json.loads(result.stdout)
     assert scored["total"] == score(garden).total
-    assert scored["read"].startswith("papillon garden v1\n# read from ")
+    assert scored["scan"]["notation"].startswith("papillon garden v1\n# read from ")
+    assert scored["scan"]["confidence"] >= 0.9 and scored["scan"]["review"] == []
 
 
 def test_the_breakdown_shows_what_was_read_above_it(photo):

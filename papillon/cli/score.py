@@ -62,10 +62,10 @@ def command(
     scored: list[Scored] = []
     failed = False
     for source in sources:
-        read: str | None = None
+        photo: ScanResult | None = None
         if is_image_file(source):
             photo = read_photo_garden(source, edition, fields=fields, accept_uncertain=accept_uncertain, quiet=as_json)
-            garden, read = (photo.garden, photo.notation) if photo else (None, None)
+            garden = photo.garden if photo else None
         else:
             garden = read_garden(source, edition, accept_review=accept_uncertain)
         if garden is None:
@@ -74,9 +74,10 @@ def command(
         result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
         if as_json:
-            click.echo(json.dumps(to_json(result) | ({"read": read} if read else {}), separators=(", ", ": ")))
+            # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
+            click.echo(json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": ")))
         else:
-            click.echo((read + "\n" if read else "") + breakdown(result))
+            click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
         click.echo(ranking(scored))
     if render_dir is not None:
