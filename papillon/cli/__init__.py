@@ -90,5 +90,8 @@ def main() -> None:
     \b
     Score a garden typed as text:   papillon score sheets/examples/*.garden
     Start a blank garden to fill:   papillon new > mine.garden
+    Print sheets for the table:     papillon sheet -o sheets.pdf
+    Score a photo of a sheet:       papillon score photo.jpg
+    Play a game against a bot:      papillon play --bot greedy
     Every command has --help.
     """
