@@ -1,6 +1,7 @@
 """Benchmark: read synthetic photos of random gardens and report accuracy and speed.
 
     python bench/bench_scan.py [--count 40] [--megapixels 12] [--seed 5000] [--workers 1]
+                               [--jpeg-quality Q] [--dark D]
 
 Goals (issue 5): no item read wrong with high confidence, at most 1 % of items
 flagged for review, under 1 s per 12-megapixel photo on this machine.  Each
@@ -20,9 +21,9 @@ from concurrent.futures import ProcessPoolExecutor
 from papillon.scan.synth import Outcome, evaluate
 
 
-def _run(args: tuple[int, float]) -> Outcome:
-    seed, megapixels = args
-    return evaluate(seed, megapixels=(megapixels * 0.95, megapixels))
+def _run(args: tuple[int, float, int | None, float | None]) -> Outcome:
+    seed, megapixels, quality, dark = args
+    return evaluate(seed, megapixels=(megapixels * 0.95, megapixels), jpeg_quality=quality, dark=dark)
 
 
 def main() -> int:
@@ -31,8 +32,10 @@ def main() -> int:
     parser.add_argument("--megapixels", type=float, default=12.0, help="photo size (each photo is 95-100 %% of it)")
     parser.add_argument("--seed", type=int, default=5000, help="first seed")
     parser.add_argument("--workers", type=int, default=1, help="processes (timings are per photo, in one process each)")
+    parser.add_argument("--jpeg-quality", type=int, help="save every photo at this JPEG quality (default: 60-92 at random)")
+    parser.add_argument("--dark", type=float, help="light every photo evenly at this share of full light (default: varied)")
     args = parser.parse_args()
-    jobs = [(seed, args.megapixels) for seed in range(args.seed, args.seed + args.count)]
+    jobs = [(seed, args.megapixels, args.jpeg_quality, args.dark) for seed in range(args.seed, args.seed + args.count)]
     started = time.perf_counter()
     if args.workers > 1:
         with ProcessPoolExecutor(min(args.workers, os.cpu_count() or 1)) as pool:

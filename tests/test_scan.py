@@ -204,6 +204,80 @@ def test_too_dark():
     assert _fail(photo.jpeg) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
 
 
+def test_too_compressed_a_jpeg_is_refused_with_its_quality(good):
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(good.jpeg))
+    for quality in (20, 35):
+        buffer = io.BytesIO()
+        image.save(buffer, "JPEG", quality=quality)
+        assert _fail(buffer.getvalue()) == (
+            f"p.jpg: too compressed (JPEG quality about {quality}, need {D.MIN_JPEG_QUALITY}) — "
+            "use the original photo, not one re-sent by a messaging app"
+        )
+
+
+def test_jpeg_quality_is_estimated_from_the_quantisation_table():
+    from PIL import Image
+
+    blank = Image.fromarray(np.full((16, 16, 3), 200, np.uint8))
+    for quality in (8, 25, 49, 50, 75, 95):
+        buffer = io.BytesIO()
+        blank.save(buffer, "JPEG", quality=quality)
+        assert D.jpeg_quality(Image.open(buffer)) == quality
+    png = io.BytesIO()
+    blank.save(png, "PNG")
+    assert D.jpeg_quality(Image.open(png)) is None
+
+
+@pytest.mark.parametrize("seed", [7404, 7405])
+def test_a_dim_photo_is_refused_not_misread(seed):
+    # Paper grey 73-76: pencil sank into noise (a brick read "none" at 0.96, a bramble "empty" at 0.93).
+    photo = synthetic_photo(seed, megapixels=(2.0, 2.0), dark=0.3)
+    assert _fail(photo.jpeg) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
+
+
+def test_a_pencil_line_tinted_by_jpeg_bleeding_is_not_read_as_no_brick(monkeypatch):
+    # Seed 8011 at quality 35: chroma bleeding lifted the C1-D1 line's chroma to ~23 and it was read "none (0.96)".
+    monkeypatch.setattr(D, "MIN_JPEG_QUALITY", 0)
+    photo = synthetic_photo(8011, megapixels=(2.0, 2.0), jpeg_quality=35)
+    result = read_photo(photo.jpeg, accept_uncertain=True)
+    review = {r.item for r in result.review}
+    wrong = [f"{r.item}: {r.value} ({r.confidence:.2f})" for r, t in zip(result.readings, truth(photo.garden), strict=True) if r.value != t]
+    assert [w for w in wrong if w.split(":")[0] not in review] == []
+    assert next(r for r in result.readings if r.item == "edge C1-D1").value == "brick"
+
+
+def test_a_blurred_photo_that_loses_markers_is_called_blurry():
+    photo = synthetic_photo(7300, megapixels=(2.0, 2.0), blur_px=2.2)
+    assert _fail(photo.jpeg) == "p.jpg: the photo is too blurry — hold the camera still and focus on the sheet"
+
+
+def test_a_small_sheet_names_the_marker_size_to_a_tenth(monkeypatch, good):
+    monkeypatch.setattr(D, "MIN_MARKER_PX", 1000.0)
+    message = _fail(good.jpeg)
+    assert message.startswith("p.jpg: the sheet is too small in the photo (markers of ") and "px, need 1000) — move closer" in message
+    size = message.split("markers of ")[1].split(" px")[0]
+    assert len(size.split(".")[1]) == 1
+
+
+def test_a_decompression_bomb_is_one_line(monkeypatch):
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("L", (4000, 3000)).save(buffer, "PNG")
+    monkeypatch.setattr(D, "MAX_PHOTO_PIXELS", 10_000_000)
+    assert _fail(buffer.getvalue()) == "p.jpg: too large for a photo (over 10 megapixels) — is this the right file?"
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 1_000_000)  # Pillow's own guard trips first
+    monkeypatch.setattr(D, "MAX_PHOTO_PIXELS", 100_000_000)
+    assert _fail(buffer.getvalue()) == "p.jpg: too large for a photo (over 100 megapixels) — is this the right file?"
+
+
+def test_a_heic_photo_asks_for_a_jpeg():
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic"
+    assert _fail(heic) == "p.jpg: HEIC photos cannot be read here: export it as JPEG"
+
+
 def test_markers_but_no_readable_qr(good):
     qr = garden_layout().qr
     data = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
@@ -267,6 +341,52 @@ def test_cli_debug_dir(good_file, tmp_path):
     assert result.exit_code == 0, result.output
     image = cv2.imread(str(tmp_path / "dbg" / "sheet-read.png"))
     assert image.shape[1] == round(210 * D.RECT_PX_PER_MM)
+
+
+def test_cli_output_to_a_missing_directory_is_refused_before_scanning(good_file, tmp_path):
+    result = CliRunner().invoke(main, ["scan", str(good_file), "-o", str(tmp_path / "nowhere" / "out.garden")])
+    assert result.exit_code == 2
+    assert f"cannot write {tmp_path / 'nowhere' / 'out.garden'}: no directory" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_output_refuses_an_existing_file_without_force(good_file, tmp_path, good):
+    out = tmp_path / "out.garden"
+    out.write_text("keep me\n")
+    result = CliRunner().invoke(main, ["scan", str(good_file), "-o", str(out)])
+    assert result.exit_code == 2 and f"{out} exists (use --force to overwrite it)" in result.stderr
+    assert out.read_text() == "keep me\n"
+    result = CliRunner().invoke(main, ["scan", str(good_file), "-o", str(out), "--force"])
+    assert result.exit_code == 0, result.output
+    assert Garden.from_notation(out.read_text()).cells == tuple(good.garden.cells)
+
+
+def test_cli_debug_dir_that_is_a_file_or_cannot_be_made(good_file, tmp_path):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("x")
+    result = CliRunner().invoke(main, ["scan", str(good_file), "--debug-dir", str(a_file)])
+    assert result.exit_code == 2 and f"--debug-dir {a_file}: not a directory" in result.stderr
+    result = CliRunner().invoke(main, ["scan", str(good_file), "--debug-dir", str(a_file / "sub")])
+    assert result.exit_code == 2 and f"--debug-dir {a_file / 'sub'}: " in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_cli_debug_images_of_photos_with_one_name_do_not_overwrite(good, tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "sheet.jpg").write_bytes(good.jpeg)
+    photos = [str(tmp_path / "a" / "sheet.jpg"), str(tmp_path / "b" / "sheet.jpg")]
+    result = CliRunner().invoke(main, ["scan", *photos, "--debug-dir", str(tmp_path / "dbg")])
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in (tmp_path / "dbg").iterdir()) == ["sheet-1-read.png", "sheet-2-read.png"]
+
+
+def test_cli_bad_fields_are_a_usage_error_once(good_file):
+    result = CliRunner().invoke(main, ["scan", str(good_file), str(good_file), "--fields", "B4"])
+    assert result.exit_code == 2
+    assert result.stderr.count("expected PLOT=CODE like B4=po, found 'B4'") == 1
+    result = CliRunner().invoke(main, ["scan", str(good_file), "--fields", "B4=zz"])
+    assert result.exit_code == 2 and "B4=zz: not a critter or feature" in result.stderr
 
 
 def test_the_fill_side_is_named():

@@ -30,7 +30,11 @@ CLEAR_FAILURES = (
     "the photo is too blurry",
     "the photo is too dark",
     "the sheet is not flat",
+    "too compressed (JPEG quality about",
 )
+HARD_CASES = [(seed, {"jpeg_quality": q}) for seed, q in ((8005, 20), (8011, 35), (8011, 45))]
+HARD_CASES += [(seed, {"dark": d}) for seed, d in ((7404, 0.3), (7405, 0.3), (7405, 0.37), (7401, 0.45))]
+"""Photos that once gave confident errors (compressed JPEGs, dim light) and their neighbours: refused or read right."""
 
 
 def _one(seed: int) -> Outcome:
@@ -69,3 +73,22 @@ def test_every_item_is_exact_or_flagged_and_few_are_flagged(outcomes):
     assert flagged / items <= MAX_FLAG_RATE
     for outcome in read:
         assert len(outcome.wrong) <= outcome.flagged, outcome
+
+
+def _hard(case: tuple[int, dict[str, float]]) -> Outcome:
+    seed, camera = case
+    return evaluate(seed, megapixels=(2.0, 2.0), **camera)
+
+
+def test_compressed_and_dim_photos_are_refused_clearly_or_read_without_confident_errors():
+    workers = min(2, os.cpu_count() or 1)
+    with ProcessPoolExecutor(workers) as pool:
+        hard = list(pool.map(_hard, HARD_CASES))
+    for outcome, (_, camera) in zip(hard, HARD_CASES, strict=True):
+        assert outcome.confident_wrong == (), (camera, outcome)
+        if outcome.failure is not None:
+            assert any(clue in outcome.failure for clue in CLEAR_FAILURES), outcome.failure
+    messages = {camera.get("jpeg_quality"): o.failure for o, (_, camera) in zip(hard, HARD_CASES, strict=True)}
+    assert "too compressed (JPEG quality about 20" in (messages[20] or "")
+    assert "too compressed (JPEG quality about 35" in (messages[35] or "")
+    assert all("the photo is too dark" in (o.failure or "") for o, (_, c) in zip(hard, HARD_CASES, strict=True) if c.get("dark") == 0.3)

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option
+from papillon.cli.common import check_output, edition_option, write_output
 from papillon.edition import Edition
 from papillon.errors import ScanError
-from papillon.files import write_atomic
 from papillon.grid import Plot, plot_name
 
 
@@ -36,11 +34,22 @@ def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
 @click.argument("photos", nargs=-1, required=True, metavar="PHOTO...")
 @click.option("-o", "--output", metavar="OUT.garden", help="Write the notation here (one photo only) instead of printing it.")
 @click.option("--debug-dir", metavar="DIR", help="Write each rectified sheet with every reading drawn on it into DIR.")
-@click.option("--fields", metavar="B4=po,D2=lb", help="The critter or feature in each field (a drawing cannot be read).")
+@click.option(
+    "--fields",
+    metavar="B4=po,D2=lb",
+    help="The critter or feature in each field (a drawing cannot be read).",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per photo: the garden, every item's reading and confidence.")
+@click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
 @edition_option
 def command(
-    photos: tuple[str, ...], output: str | None, debug_dir: str | None, fields: str | None, as_json: bool, edition: Edition
+    photos: tuple[str, ...],
+    output: str | None,
+    debug_dir: str | None,
+    fields: str | None,
+    as_json: bool,
+    force: bool,
+    edition: Edition,
 ) -> None:
     """Read photos of garden sheets (side A) into .garden notation.
 
@@ -52,21 +61,34 @@ def command(
     Exit status: 0 when every photo was read (review marks or not), 1 when a
     photo could not be read (one line each on stderr, nothing written).
     """
-    from papillon.scan import read_photo
+    from papillon.scan import check_debug_dir, debug_stems, read_photo
+    from papillon.scan.transcribe import parse_fields
 
     if output and len(photos) > 1:
         raise click.UsageError("-o/--output takes one photo")
+    try:  # once, before any photo is read, against the edition in use
+        wanted = parse_fields(fields, edition)
+    except ValueError as error:
+        raise click.BadParameter(str(error).removeprefix("--fields").lstrip(" :"), param_hint="--fields") from None
+    if output:
+        check_output(output, force)
+    if debug_dir is not None:
+        try:
+            check_debug_dir(debug_dir)
+        except ScanError as error:
+            raise click.UsageError(str(error)) from None
     interactive = sys.stdin.isatty() and not as_json
     failed = False
-    for photo in photos:
+    for photo, stem in zip(photos, debug_stems(list(photos)), strict=True):
         try:
             result = read_photo(
                 photo,
-                fields=fields,
+                fields=wanted,
                 accept_uncertain=True,
                 ask=field_asker(edition) if interactive else None,
                 debug_dir=debug_dir,
                 edition=edition,
+                debug_stem=stem,
             )
         except ScanError as error:
             click.echo(f"papillon scan: {error}", err=True)
@@ -74,7 +96,7 @@ def command(
             continue
         text = json.dumps(result.json(), separators=(", ", ": ")) + "\n" if as_json else result.notation
         if output:
-            write_atomic(Path(output), text)
+            write_output(output, text, force)
         else:
             click.echo(text, nl=False)
         if result.needs_review:

@@ -67,6 +67,36 @@ def review_marks(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if _REVIEW_LINE.match(line)]
 
 
+def check_debug_dir(directory: str | Path) -> None:
+    """Create the ``--debug-dir`` if needed; ScanError (one line) if it is a file or cannot be made."""
+    path = Path(directory)
+    if path.exists() and not path.is_dir():
+        raise ScanError(f"--debug-dir {directory}: not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ScanError(f"--debug-dir {directory}: cannot create it ({error.strerror})") from None
+
+
+def debug_stems(photos: list[str]) -> list[str]:
+    """A distinct debug image name for each photo: its file name, numbered when two share one.
+
+    >>> debug_stems(["a/sheet.jpg", "b/sheet.jpg", "c/other.png"])
+    ['sheet-1', 'sheet-2', 'other']
+    """
+    stems = [Path(p).stem or "photo" for p in photos]
+    counts = {s: stems.count(s) for s in stems}
+    seen: dict[str, int] = {}
+    named = []
+    for stem in stems:
+        if counts[stem] > 1:
+            seen[stem] = seen.get(stem, 0) + 1
+            named.append(f"{stem}-{seen[stem]}")
+        else:
+            named.append(stem)
+    return named
+
+
 class ScanReviewError(ScanError):
     """The photo was read, but some readings are doubtful; ``result`` holds the reviewable transcription."""
 
@@ -146,6 +176,7 @@ def read_photo(
     debug_dir: str | Path | None = None,
     name: str | None = None,
     edition: Edition | None = None,
+    debug_stem: str | None = None,
 ) -> ScanResult:
     """Read a photo of a garden sheet (a path or the file's bytes).
 
@@ -155,12 +186,14 @@ def read_photo(
     ScanError with a one-line message when the photo cannot be read, and
     :class:`ScanReviewError` (carrying the result) when some reading is
     doubtful unless ``accept_uncertain``.  ``debug_dir`` receives the
-    rectified sheet with every reading drawn on it.  Every message starts
+    rectified sheet with every reading drawn on it, as ``<debug_stem>-read.png``
+    (default: the photo's file name without extension).  Every message starts
     with ``name`` (default: the path).
     """
     label = name or ("the photo" if isinstance(source, bytes) else str(source))
+    stem = debug_stem or (Path(label).stem if not isinstance(source, bytes) else "photo")
     try:
-        return _read(source, label, fields, accept_uncertain, ask, debug_dir, edition)
+        return _read(source, label, fields, accept_uncertain, ask, debug_dir, edition, stem)
     except ScanReviewError:
         raise
     except ScanError as error:
@@ -175,6 +208,7 @@ def _read(
     ask: Callable[[Plot], str | None] | None,
     debug_dir: str | Path | None,
     edition: Edition | None,
+    debug_stem: str,
 ) -> ScanResult:
     try:
         from papillon.scan import classify, detect, transcribe
@@ -187,6 +221,8 @@ def _read(
             raise ScanError(str(error)) from None
     else:
         wanted = dict(fields)
+    if debug_dir is not None:
+        check_debug_dir(debug_dir)
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
     readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM)
@@ -201,7 +237,7 @@ def _read(
     if debug_dir is not None:
         from papillon.scan.debug import write_debug
 
-        write_debug(Path(debug_dir), Path(label).stem if not isinstance(source, bytes) else "photo", result)
+        write_debug(Path(debug_dir), debug_stem, result)
     if result.needs_review and not accept_uncertain:
         items = ", ".join(r.item for r in result.review[:4]) + (", ..." if len(result.review) > 4 else "")
         count = len(result.review)
@@ -213,4 +249,14 @@ def _read(
     return result
 
 
-__all__ = ["INSTALL_HINT", "ScanResult", "ScanReviewError", "is_image", "is_image_file", "read_photo", "review_marks"]
+__all__ = [
+    "INSTALL_HINT",
+    "ScanResult",
+    "ScanReviewError",
+    "check_debug_dir",
+    "debug_stems",
+    "is_image",
+    "is_image_file",
+    "read_photo",
+    "review_marks",
+]

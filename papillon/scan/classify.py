@@ -88,6 +88,11 @@ EDGE_COVERAGE_SPREAD = 0.07
 EDGE_MEDIAN_MID = 0.1
 """Median darkness along an edge slot (its guide ~0.04, a brick 0.11-0.6) at which a brick is as likely as not."""
 EDGE_MEDIAN_SPREAD = 0.012
+EDGE_COLOURED_CHROMA_MAX = 30.0
+"""Lab chroma (against the band's paper) under which a dark pixel too coloured for graphite may still be a pencil
+line tinted by JPEG's colour bleeding: not counted as a line, but not as its absence either (stamp ink is ~40+)."""
+EDGE_COLOURED_WEIGHT = 0.5
+"""How far an edge's brick probability moves toward what the tinted dark pixels say (0: ignore them, 1: trust them)."""
 BUBBLE_CORE = 0.65
 """Part of the bubble's radius sampled (inside its printed outline)."""
 BUBBLE_FILL_MID = 0.4
@@ -114,6 +119,9 @@ HUE_SPREAD_DEG = 12.0
 """Standard deviation (degrees of Lab hue) of a stamp's colour around its key colour."""
 START_PENCIL_CHROMA_MAX = 24.0
 """On a printed (green) starting field, graphite over the grass keeps some green: a looser chroma limit."""
+START_COLOURED_CHROMA_MAX = 36.0
+"""On a printed starting field, Lab chroma under which a dark pixel may be graphite greened by JPEG's bleeding:
+not counted for an X, but not against one either."""
 START_PENCIL_DARKNESS_MIN = 0.12
 """On a printed starting field the grass is darker than paper, so a pencil line stands out less: a lower limit."""
 START_X_COVERAGE_MID = 0.65
@@ -355,10 +363,18 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         # Much pencil-grey off the diagonals (pale hatching, writing) makes an X doubtful, never sure.
         p_x *= 1.0 - 0.5 * _sigmoid((stray - X_STRAY_MID) / X_STRAY_SPREAD)
     if starting:
-        # A printed field: still a field, unless a bramble's X overwrote it.
-        return Reading(
-            plot_name(plot), "plot", _ranked({"field": 1.0 - p_x, "bramble": p_x}), (("x_coverage", x_cov), ("x_alignment", aligned))
+        # Over the printed grass JPEG's chroma bleeding greens the graphite: dark pixels turned away only for
+        # that tint are no evidence against an X; when counting them makes one, the plot goes halfway to review.
+        tinted = (chroma < START_COLOURED_CHROMA_MAX) & (relative > START_PENCIL_DARKNESS_MIN)
+        cov_t, _, aligned_t = _x_coverage(tinted, keep, m.px_per_mm, dark)
+        p_tinted = _sigmoid((cov_t - START_X_COVERAGE_MID) / X_COVERAGE_SPREAD) * _sigmoid(
+            (aligned_t - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD
         )
+        if p_tinted > p_x:
+            p_x += (p_tinted - p_x) * EDGE_COLOURED_WEIGHT
+        # A printed field: still a field, unless a bramble's X overwrote it.
+        seen = (("x_coverage", x_cov), ("x_alignment", aligned), ("x_coverage_tinted", cov_t))
+        return Reading(plot_name(plot), "plot", _ranked({"field": 1.0 - p_x, "bramble": p_x}), seen)
     refs = {c: _hue(v) for c, v in calibration.inks.items()}
     hues = np.degrees(np.arctan2(lab[..., 2][inked], lab[..., 1][inked])).astype(np.float32)
     gaps = np.stack([_hue_gap(hues, h) for h in refs.values()] + [_hue_gap(hues, _hue(GREEN_LAB))])
@@ -418,27 +434,42 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     if slot.x1_mm == slot.x2_mm:  # vertical line between left/right neighbours
         ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + end), m.px(max(slot.y1_mm, slot.y2_mm) - end))
         xs = slice(m.px(slot.x1_mm - band), m.px(slot.x1_mm + band) + 1)
-        dark, chroma = m.darkness[ys, xs], m.chroma[ys, xs]
         axis = 1
     else:
         xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + end), m.px(max(slot.x1_mm, slot.x2_mm) - end))
         ys = slice(m.px(slot.y1_mm - band), m.px(slot.y1_mm + band) + 1)
-        dark, chroma = m.darkness[ys, xs], m.chroma[ys, xs]
         axis = 0
+    dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
+    # Colour against the band's own paper (its median: a line covers a small part of it), so a colour cast or
+    # JPEG's chroma bleeding from a stamp or shading nearby shifts paper and pencil alike.
+    tint = np.median(lab[..., 1:].reshape(-1, 2), axis=0) if dark.size else np.zeros(2)
+    chroma = np.hypot(lab[..., 1] - tint[0], lab[..., 2] - tint[1])
+    p, coverage, darkness = _edge_line(np.where(chroma < PENCIL_CHROMA_MAX, dark, 0.0), dark, axis, m)
+    # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp) are no
+    # evidence either way: when counting them would make a line, the edge goes halfway toward it, for review.
+    p_coloured, _, _ = _edge_line(np.where(chroma < EDGE_COLOURED_CHROMA_MAX, dark, 0.0), dark, axis, m)
+    if p_coloured > p:
+        p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
+    name = f"edge {EDGES[index].name}"
+    evidence = (("coverage", coverage), ("darkness", darkness), ("coloured", p_coloured))
+    return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
+
+
+def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps) -> tuple[float, float, float]:
+    """How surely the pencil pixels ``grey`` (others 0) make a line along an edge band: (p, coverage, darkness)."""
     # Darkest grey point across the band against the lightest one at the same position: a shadow's edge cancels.
-    grey = np.where(chroma < PENCIL_CHROMA_MAX, dark, 0.0)
-    profile = (grey.max(axis=axis) - dark.min(axis=axis)).astype(np.float32)
+    profile = (grey.max(axis=axis) - dark.min(axis=axis)).astype(np.float32) if grey.size else np.zeros(0, np.float32)
     # A running minimum over a gap's length: the dashes of the printed guide fall apart, a line does not.
     k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
-    bridged = cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8), borderType=cv2.BORDER_REPLICATE).ravel()
+    bridged = (
+        cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8), borderType=cv2.BORDER_REPLICATE).ravel() if len(profile) else profile
+    )
     coverage = float((bridged > EDGE_DARKNESS_MIN).mean()) if len(bridged) else 0.0
     darkness = float(np.median(bridged)) if len(bridged) else 0.0
     # Two views of one line: how much of the slot it covers, and how dark the slot is along its length.
     # Sure when they agree; a faint line (dark enough, too faint to cover) lands in between, for review.
     p = (_sigmoid((coverage - EDGE_COVERAGE_MID) / EDGE_COVERAGE_SPREAD) + _sigmoid((darkness - EDGE_MEDIAN_MID) / EDGE_MEDIAN_SPREAD)) / 2
-    name = f"edge {EDGES[index].name}"
-    evidence = (("coverage", coverage), ("darkness", darkness))
-    return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
+    return p, coverage, darkness
 
 
 def read_bubble(m: Maps, layout: GardenLayout, plot: Plot) -> Reading:

@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from papillon.errors import ScanError
 from papillon.files import write_atomic
 from papillon.grid import EDGES, PLOTS
+from papillon.scan import check_debug_dir
 from papillon.scan.detect import RECT_PX_PER_MM
 
 if TYPE_CHECKING:
@@ -66,7 +68,11 @@ def overlay(result: ScanResult) -> np.ndarray:
 
 
 def write_debug(directory: Path, stem: str, result: ScanResult) -> None:
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write ``<stem>-read.png`` (the overlay) into ``directory``; ScanError if it cannot be written."""
+    check_debug_dir(directory)
     ok, data = cv2.imencode(".png", overlay(result))
     if ok:
-        write_atomic(directory / f"{stem}-read.png", data.tobytes())
+        try:
+            write_atomic(directory / f"{stem}-read.png", data.tobytes())
+        except OSError as error:
+            raise ScanError(f"cannot write the debug image into {directory} ({error.strerror})") from None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,16 +46,41 @@ QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
 """White margin kept around the QR code's modules when cutting it out (mm)."""
-DARK_PAPER_MAX = 50.0
-"""Paper brighter than this (8-bit grey) is light enough to read; below it the photo is too dark."""
+DARK_PAPER_MAX = 95.0
+"""Paper brighter than this (8-bit grey, around the markers) is light enough to read; below it the photo is too dark.
+Measured: at paper grey 70-88 pencil marks sink into noise and JPEG steps (a bramble read empty at 0.93-0.97),
+at 92-100 none was misread; normally lit photos give 105-240."""
 MIN_MARKER_CONTRAST = 35.0
 """Smallest grey difference (8-bit) between a marker's black and the paper around it."""
 MAX_EDGE_WIDTH_MM = 1.15
 """Widest blur (mm) of a marker's black-to-white edge (10-90 % rise) before the photo is too blurry."""
 BLURRY_PHOTO_EDGE_PX = 7.0
 """When no marker is found: a photo whose sharpest edges rise over more than this (px) is called too blurry."""
+BLURRY_MARKERS_EDGE_PX = 3.5
+"""When some markers are found and others not: a photo whose sharpest edges rise over more than this (px, at
+detection size) is called too blurry rather than badly framed (measured: blur sigma 2.2 px gives 3.6-5.9, sharp
+photos with a corner out of frame 1.7-3.4)."""
 DARK_PHOTO_MAX = 45.0
 """When no marker is found: a photo whose 99th-percentile grey is below this (8-bit) is called too dark."""
+MIN_JPEG_QUALITY = 50
+"""Lowest JPEG quality (IJG scale, estimated from the file's luminance quantisation table) read: below it the
+compression's colour bleeding and blocks make pencil lines look coloured or broken (measured: quality 20-35
+gave confident errors, 50 none)."""
+MAX_PHOTO_PIXELS = 120_000_000
+"""Largest photo (pixels) decoded: a phone's biggest photos are ~108 megapixels; beyond is no photo (or a decompression bomb)."""
+HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1")
+"""ISO media brands of HEIC/HEIF photos (an iPhone's default), which Pillow cannot read without a plugin."""
+IJG_LUMINANCE = (
+    (16, 11, 10, 16, 24, 40, 51, 61),
+    (12, 12, 14, 19, 26, 58, 60, 55),
+    (14, 13, 16, 24, 40, 57, 69, 56),
+    (14, 17, 22, 29, 51, 87, 80, 62),
+    (18, 22, 37, 56, 68, 109, 103, 77),
+    (24, 35, 55, 64, 81, 104, 113, 92),
+    (49, 64, 78, 87, 103, 121, 120, 101),
+    (72, 92, 95, 98, 112, 100, 103, 99),
+)
+"""The standard (IJG, JPEG annex K) luminance quantisation table, quality 50, in natural order."""
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 GARDEN_MARKER_IDS = (0, 1, 2, 3)
@@ -112,13 +138,50 @@ def load_photo(source: str | Path | bytes) -> Image:
             raise ScanError(f"cannot read the file ({error.strerror})") from None
     if not is_image(data[:16]):
         raise ScanError("not an image (expected a photo of a garden sheet: JPEG, PNG, WebP...)")
+    heif = data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
     try:
-        with PILImage.open(io.BytesIO(data)) as opened:
-            upright = ImageOps.exif_transpose(opened)
-            rgb = np.asarray(upright.convert("RGB"))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
+            with PILImage.open(io.BytesIO(data)) as opened:
+                width, height = opened.size
+                if width * height > MAX_PHOTO_PIXELS:
+                    raise PILImage.DecompressionBombError
+                quality = jpeg_quality(opened)
+                if quality is not None and quality < MIN_JPEG_QUALITY:
+                    raise ScanError(
+                        f"too compressed (JPEG quality about {quality}, need {MIN_JPEG_QUALITY}) — "
+                        "use the original photo, not one re-sent by a messaging app"
+                    )
+                upright = ImageOps.exif_transpose(opened)
+                rgb = np.asarray(upright.convert("RGB"))
+    except PILImage.DecompressionBombError:
+        raise ScanError(f"too large for a photo (over {MAX_PHOTO_PIXELS // 1_000_000} megapixels) — is this the right file?") from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        if heif:
+            raise ScanError("HEIC photos cannot be read here: export it as JPEG") from None
         raise ScanError("not an image Pillow can read (a damaged or unsupported file)") from None
     return rgb
+
+
+def jpeg_quality(opened: Any) -> int | None:
+    """The quality (1-100, IJG scale) a JPEG was saved with, estimated from its luminance table; None if no JPEG.
+
+    Encoders scale the standard table by quality (libjpeg: 5000/q % below 50, 200 - 2q % above), so the
+    quality whose scaled table is nearest to the file's is the estimate.
+    """
+    tables = getattr(opened, "quantization", None)
+    if getattr(opened, "format", None) != "JPEG" or not tables or 0 not in tables or len(tables[0]) != 64:
+        return None
+    table = np.asarray(tables[0], np.float64)
+    standard = np.asarray(IJG_LUMINANCE, np.float64).ravel()
+    best, best_gap = 100, math.inf
+    for q in range(1, 101):
+        scale = 5000 / q if q < 50 else 200 - 2 * q
+        scaled = np.clip(np.floor((standard * scale + 50) / 100), 1, 255)
+        gap = float(np.abs(np.log(scaled) - np.log(table)).sum())
+        if gap < best_gap:
+            best, best_gap = q, gap
+    return best
 
 
 # --------------------------------------------------------------------------- markers
@@ -186,12 +249,16 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         raise ScanError("no papillon garden sheet found in the photo (none of its four corner markers)")
     missing = [i for i in GARDEN_MARKER_IDS if i not in found]
     if missing:
+        # A blurred marker is lost as surely as one out of frame: blame the blur when the photo shows it.
+        if _edge_rise_px(small) > BLURRY_MARKERS_EDGE_PX:
+            raise ScanError("the photo is too blurry — hold the camera still and focus on the sheet")
         raise ScanError(_missing_message(missing))
     src = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
     dst = np.array([pt / shrink for i in GARDEN_MARKER_IDS for pt in found[i]], np.float64)
     marker_px = min(math.sqrt(cv2.contourArea(found[i].astype(np.float32))) / shrink for i in GARDEN_MARKER_IDS)
     if marker_px < MIN_MARKER_PX:
-        raise ScanError(f"the sheet is too small in the photo (markers of {marker_px:.0f} px, need {MIN_MARKER_PX:.0f}) — move closer")
+        shown = math.floor(marker_px * 10) / 10  # 15.96 px must not read "16 px, need 16"
+        raise ScanError(f"the sheet is too small in the photo (markers of {shown:.1f} px, need {MIN_MARKER_PX:g}) — move closer")
     homography, _ = cv2.findHomography(src, dst, 0)
     if homography is None or abs(np.linalg.det(homography)) < 1e-12:
         raise ScanError("the markers found do not form a sheet — photograph the whole garden side, flat")

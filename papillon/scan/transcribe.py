@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from papillon.edition import Edition, standard_edition
 from papillon.errors import ScanError
 from papillon.garden import BRAMBLE, EMPTY, FIELD, Cell, Garden, flower
 from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
 from papillon.notation import format_garden
-from papillon.scan.classify import Reading
+
+if TYPE_CHECKING:
+    from papillon.scan.classify import Reading
 
 REVIEW_CONFIDENCE = 0.9
 """Readings less probable than this (0-1) are marked for review (``# ?``) instead of trusted."""
