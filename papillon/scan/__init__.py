@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from papillon.errors import ScanError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
+from papillon.scan.transcribe import sheet_confidence
 
 if TYPE_CHECKING:
     from papillon.edition import Edition
@@ -126,7 +127,7 @@ class ScanResult:
     @property
     def confidence(self) -> float:
         """The sheet's confidence: the minimum over every item."""
-        return min((r.confidence for r in self.readings), default=1.0)
+        return sheet_confidence(self.readings)
 
     def json(self) -> dict[str, Any]:
         """Everything read, for ``--json``: the garden, the notation, every item with its confidence."""
@@ -226,7 +227,7 @@ def _read(
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
     readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM)
-    header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {min(r.confidence for r in readings):.2f}"]
+    header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)
         header.append(f"# colour key not stamped for {blank}: typical ink colours assumed")

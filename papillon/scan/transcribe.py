@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from papillon.edition import Edition, standard_edition
 from papillon.errors import ScanError
@@ -59,16 +59,19 @@ class Transcription:
     readings: tuple[Reading, ...]
     review: tuple[Reading, ...]
     fields_unknown: tuple[Plot, ...]
-    meta: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def confidence(self) -> float:
-        """The sheet's confidence: its least sure reading."""
-        return min((r.confidence for r in self.readings), default=1.0)
+        return sheet_confidence(self.readings)
 
     @property
     def needs_review(self) -> bool:
         return bool(self.review)
+
+
+def sheet_confidence(readings: Iterable[Reading]) -> float:
+    """The sheet's confidence: its least sure reading (1.0 when nothing was read)."""
+    return min((r.confidence for r in readings), default=1.0)
 
 
 def transcribe(
