@@ -15,7 +15,6 @@ when a photo is read; without it the message says how to install it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from papillon.errors import ScanError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
-from papillon.scan.transcribe import sheet_confidence
+from papillon.scan.transcribe import review_marks, sheet_confidence
 
 if TYPE_CHECKING:
     from papillon.edition import Edition
@@ -35,8 +34,6 @@ INSTALL_HINT = "reading photos needs OpenCV: pip install 'papillon[scan]'"
 
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*")
 """Leading bytes of JPEG, PNG, GIF, BMP and TIFF files."""
-
-_REVIEW_LINE = re.compile(r"^\s*#\s*\?")
 
 
 def is_image(head: bytes) -> bool:
@@ -61,11 +58,6 @@ def is_image_file(path: str | Path) -> bool:
             return is_image(handle.read(16))
     except OSError:
         return False
-
-
-def review_marks(text: str) -> list[str]:
-    """The review lines (``# ? ...``) left in a notation text: what ``papillon score`` refuses to trust."""
-    return [line.strip() for line in text.splitlines() if _REVIEW_LINE.match(line)]
 
 
 def check_debug_dir(directory: str | Path) -> None:

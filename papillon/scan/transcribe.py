@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -19,6 +20,13 @@ REVIEW_CONFIDENCE = 0.9
 """Readings less probable than this (0-1) are marked for review (``# ?``) instead of trusted."""
 REVIEW_PREFIX = "# ?"
 """How a review mark starts in the notation: a comment, so the text still parses."""
+_REVIEW_LINE = re.compile(r"^\s*#\s*\?")
+"""A review mark as a person may have retyped it (spaces around ``#`` and ``?`` do not matter)."""
+
+
+def review_marks(text: str) -> list[str]:
+    """The review lines (``# ? ...``) left in a notation text: what ``papillon score`` refuses to trust."""
+    return [line.strip() for line in text.splitlines() if _REVIEW_LINE.match(line)]
 
 
 def parse_fields(text: str | None, edition: Edition | None = None) -> dict[Plot, str]:
