@@ -90,6 +90,8 @@ class Feature:
     type: str
     score: FeatureScore | None = None
     on_place: tuple[Effect, ...] = ()
+    adjacency: str | None = None
+    """What this tile counts as its neighbours, when it differs from ``rules.adjacency``."""
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,14 @@ class Rules:
     bonus_rounds: tuple[int, ...]
     corner_bricks: int
     centre_fields: int
+    enclosure: str
+    """``"encircled"``: the region plus the pockets it surrounds (RULES §2.2); ``"reachable"``: the region only."""
+    enclosure_forbids: tuple[str, ...]
+    """Grounds that may not sit inside an enclosure."""
+    bramble_on_bramble: bool
+    """Whether a bramble may go on a bramble while another non-empty plot exists."""
+    butterfly_counts: str
+    """``"steps"``: every step uses one of ``butterfly_steps``; ``"new"``: only newly filled spaces do."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +146,10 @@ class FillSheet:
     rondel: tuple[str, ...]
     caterpillar_track: int
     caterpillar_gnome_spaces: tuple[int, ...]
+    ladders_repeat: bool
+    """Whether a full critter ladder starts again (unlimited critters) or stays full."""
+    rondel_after: str
+    """When fills may go to the rondel: ``"all_tracks"`` full, ``"any_track"`` full, or ``"always"``."""
 
 
 @dataclass(frozen=True)
@@ -148,9 +162,24 @@ class Play:
     """Whether a player may decline a gain (a stamp, field, brick, fill, move, feature)."""
     die_order: str = "caterpillars_first"
     """Whether a die's caterpillars or its extra icon resolve first."""
+    max_players: int = 6
+    feature_without_field: str = "lost"
+    """A feature corner with no empty field: ``"lost"`` (it may still be chosen) or ``"not_offered"``."""
 
 
 DIE_ORDERS = ("caterpillars_first", "extra_first")
+ADJACENCIES = ("king", "orthogonal")
+ENCLOSURES = ("encircled", "reachable")
+GROUNDS = ("empty", "field", "bramble")
+"""What ``rules.enclosure_forbids`` may name (flowers never spoil an enclosure)."""
+BUTTERFLY_COUNTS = ("steps", "new")
+RONDEL_AFTER = ("all_tracks", "any_track", "always")
+FEATURE_WITHOUT_FIELD = ("lost", "not_offered")
+MAX_PLAYERS = 6
+"""The most players papillon's sheets, score pad and engine are built for."""
+
+RETIRED_CODES: dict[str, str] = {"bh": "the Birdhouse is the Bird Feeder: write bf"}
+"""Codes an older standard edition had, and what to write instead (RULES.md §5)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -174,6 +203,8 @@ class Edition:
     """The merged raw data, as written in a game log."""
     play: Play = Play()
     """How the engine plays a round (``[play]``); see docs/ENGINE.md."""
+    display_exclude: tuple[str, ...] = ()
+    """Tiles of the edition never put on display (``display.exclude``)."""
 
     @property
     def fingerprint(self) -> str:
@@ -195,6 +226,17 @@ class Edition:
     def occupant_name(self, code: str) -> str:
         thing = self.critters.get(code) or self.features.get(code)
         return thing.name if thing else code
+
+    def retired_note(self, code: str) -> str | None:
+        """Why an unknown ``code`` is not accepted when it is one an older edition used (``'bh'``)."""
+        if code in self.critters or code in self.features:
+            return None
+        return RETIRED_CODES.get(code)
+
+    def adjacency_of(self, code: str) -> str:
+        """What the feature ``code`` counts as its neighbours: its own ``adjacency`` or the edition's."""
+        feature = self.features.get(code)
+        return (feature.adjacency if feature else None) or self.rules.adjacency
 
 
 def standard_edition() -> Edition:
@@ -232,13 +274,27 @@ def edition_from_toml(text: str, source: str = "<edition>", name: str | None = N
     return _build(merged, source)
 
 
+def earlier_standard_editions() -> tuple[Edition, ...]:
+    """The standard editions of earlier papillon versions, kept as data so their game logs replay."""
+    return (_load_cached("standard-v1.toml"),)
+
+
+def edition_from_data(data: Any, source: str = "<edition>") -> Edition:
+    """The edition whose complete data is ``data`` (as a game log carries it; nothing merged in)."""
+    if not isinstance(data, Mapping):
+        raise EditionError(f"{source}: expected a table of edition data, got {_kind(data)}")
+    return _build(dict(data), source)
+
+
 @cache
-def _load_cached(_: None) -> Edition:
-    return _build(_standard_data(), "standard edition")
+def _load_cached(name: str | None) -> Edition:
+    if name is None:
+        return _build(_standard_data(), "standard edition")
+    return _build(_standard_data(name), name)
 
 
-def _standard_data() -> dict[str, Any]:
-    text = resources.files("papillon.editions").joinpath("standard.toml").read_text(encoding="utf-8")
+def _standard_data(name: str = "standard.toml") -> dict[str, Any]:
+    text = resources.files("papillon.editions").joinpath(name).read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 
@@ -325,6 +381,21 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
+LEGACY_DEFAULTS: dict[str, Any] = {
+    "rules.enclosure": "reachable",
+    "rules.enclosure_forbids": ["empty", "field"],
+    "rules.bramble_on_bramble": True,
+    "rules.butterfly_counts": "steps",
+    "fill.ladders_repeat": True,
+    "fill.rondel_after": "all_tracks",
+    "display.exclude": [],
+    "play.max_players": MAX_PLAYERS,
+    "play.feature_without_field": "lost",
+}
+"""What a key added by the rules revision of issue 9 means when an edition's data lacks it:
+what papillon did before (so ``standard-v1.toml`` and the editions of old logs play as they did)."""
+
+
 def _build(data: dict[str, Any], source: str) -> Edition:
     top = _Reader(data, "", source)
     name = top.table("edition").get("name", str, "custom")
@@ -335,7 +406,8 @@ def _build(data: dict[str, Any], source: str) -> Edition:
         scoring=_scoring(top.table("scoring")),
         critters=_critters(top.table("critters")),
         features=_features(top.table("features")),
-        display=_display(top.table("display")),
+        display=(shown := _display(top.table("display")))[0],
+        display_exclude=shown[1],
         **_cards(top.table("cards")),
         **_dice(top.table("dice")),
         fill=_fill(top.table("fill")),
@@ -347,7 +419,23 @@ def _build(data: dict[str, Any], source: str) -> Edition:
     clash = set(edition.critters) & set(edition.features)
     if clash:
         raise EditionError(f"{source}: code {sorted(clash)[0]!r} is both a critter and a feature")
+    _check_playable(edition, source)
     return edition
+
+
+def _check_playable(edition: Edition, source: str) -> None:
+    """Refuse, with one line naming the key, an edition the engine could not play to the end."""
+    rules = edition.rules
+    if edition.deck_size < rules.rounds:
+        raise EditionError(
+            f"{source}: cards.deck_size: decks of {edition.deck_size} cards cannot last {rules.rounds} rounds (rules.rounds)"
+        )
+    for code in edition.display_exclude:
+        if code not in edition.features:
+            raise EditionError(f"{source}: display.exclude: {code!r} is not a feature tile of this edition")
+    for effect in (*edition.gnome, *edition.play.round_bonus):
+        if effect.per == "adjacent_fields" or effect.per == "adjacent_patches":
+            raise EditionError(f"{source}: gnome.options: a bonus has no plot, so it cannot repeat per {effect.per!r}")
 
 
 def _rules(r: _Reader) -> Rules:
@@ -366,7 +454,7 @@ def _rules(r: _Reader) -> Rules:
     rules = Rules(
         starting_fields=tuple(fields),
         border_encloses=r.get("border_encloses", bool),
-        adjacency=r.choice("adjacency", ("orthogonal", "king")),
+        adjacency=r.choice("adjacency", ADJACENCIES),
         butterfly_diagonal=r.get("butterfly_diagonal", bool),
         butterfly_steps=r.int("butterfly_steps", 1, 4),
         patch_min=r.int("patch_min", 2, 25),
@@ -374,9 +462,21 @@ def _rules(r: _Reader) -> Rules:
         bonus_rounds=bonus,
         corner_bricks=r.int("corner_bricks", 0, 40),
         centre_fields=r.int("centre_fields", 0, 25),
+        enclosure=r.choice("enclosure", ENCLOSURES, LEGACY_DEFAULTS["rules.enclosure"]),
+        enclosure_forbids=_grounds(r, "enclosure_forbids"),
+        bramble_on_bramble=r.get("bramble_on_bramble", bool, LEGACY_DEFAULTS["rules.bramble_on_bramble"]),
+        butterfly_counts=r.choice("butterfly_counts", BUTTERFLY_COUNTS, LEGACY_DEFAULTS["rules.butterfly_counts"]),
     )
     r.done()
     return rules
+
+
+def _grounds(r: _Reader, name: str) -> tuple[str, ...]:
+    values = r.get(name, list, LEGACY_DEFAULTS[f"rules.{name}"])
+    for i, value in enumerate(values):
+        if value not in GROUNDS:
+            raise r.error(f"{name}[{i}]", f"expected one of {', '.join(repr(g) for g in GROUNDS)}, got {value!r}")
+    return tuple(dict.fromkeys(values))
 
 
 def _scoring(r: _Reader) -> Scoring:
@@ -405,6 +505,9 @@ def _features(r: _Reader) -> dict[str, Feature]:
     features = {}
     for code in r.data:
         _check_code(r, code)
+        if r.data[code] is False:  # `po = false` removes the tile from the edition
+            r.used.add(code)
+            continue
         f = r.table(code)
         score = None
         if "score" in f.data:
@@ -416,7 +519,8 @@ def _features(r: _Reader) -> dict[str, Feature]:
             score = FeatureScore(count, s.int("points", 0, 100), s.int("max", 0, 1000, None), colour)
             s.done()
         on_place = tuple(_effect(e) for e in f.items("on_place")) if "on_place" in f.data else ()
-        features[code] = Feature(code, f.get("name", str), f.choice("type", FEATURE_TYPES), score, on_place)
+        adjacency = f.choice("adjacency", ADJACENCIES, None)
+        features[code] = Feature(code, f.get("name", str), f.choice("type", FEATURE_TYPES), score, on_place, adjacency)
         f.done()
     return features
 
@@ -445,20 +549,30 @@ def _play(r: _Reader, gnome: tuple[Effect, ...]) -> Play:
         options = tuple(_effect(e) for e in r.items("round_bonus"))
         if not options:
             raise r.error("round_bonus", "expected at least one option")
-    play = Play(options, r.get("decline_gains", bool, True), r.choice("die_order", DIE_ORDERS, "caterpillars_first"))
+    play = Play(
+        options,
+        r.get("decline_gains", bool, True),
+        r.choice("die_order", DIE_ORDERS, "caterpillars_first"),
+        r.int("max_players", 1, MAX_PLAYERS, LEGACY_DEFAULTS["play.max_players"]),
+        r.choice("feature_without_field", FEATURE_WITHOUT_FIELD, LEGACY_DEFAULTS["play.feature_without_field"]),
+    )
     r.done()
     return play
 
 
-def _display(r: _Reader) -> dict[str, int | str]:
+def _display(r: _Reader) -> tuple[dict[str, int | str], tuple[str, ...]]:
     display: dict[str, int | str] = {}
     for kind in FEATURE_TYPES:
         value = r.get(kind, (int, str), 0)
         if value != "all" and not (isinstance(value, int) and 0 <= value <= 20):
             raise r.error(kind, f'expected "all" or a number of tiles, got {value!r}')
         display[kind] = value
+    exclude = r.get("exclude", list, LEGACY_DEFAULTS["display.exclude"])
+    for i, code in enumerate(exclude):
+        if not isinstance(code, str):
+            raise r.error(f"exclude[{i}]", f"expected a tile code, got {_kind(code)}")
     r.done()
-    return display
+    return display, tuple(exclude)
 
 
 def _cards(r: _Reader) -> dict[str, Any]:
@@ -504,6 +618,13 @@ def _fill(r: _Reader) -> FillSheet:
     gnome_spaces = tuple(r.get("caterpillar_gnome_spaces", list))
     if any(isinstance(s, bool) or not isinstance(s, int) or not 1 <= s <= track for s in gnome_spaces):
         raise r.error("caterpillar_gnome_spaces", f"expected space numbers from 1 to {track}")
-    sheet = FillSheet(icons("flower_track"), icons("rondel"), track, gnome_spaces)
+    sheet = FillSheet(
+        icons("flower_track"),
+        icons("rondel"),
+        track,
+        gnome_spaces,
+        r.get("ladders_repeat", bool, LEGACY_DEFAULTS["fill.ladders_repeat"]),
+        r.choice("rondel_after", RONDEL_AFTER, LEGACY_DEFAULTS["fill.rondel_after"]),
+    )
     r.done()
     return sheet

@@ -7,7 +7,9 @@ millimetres; nothing here knows about paper.
 An *enclosure* is a face of the brick drawing: shapely's ``polygonize`` of
 the brick segments (plus the border when the edition's ``border_encloses``
 is on).  The plots whose centres lie in a face are the plots that reach each
-other without crossing a brick, which is RULES.md §2.2's "region".
+other without crossing a brick, which is RULES.md §2.2's "region"; the plots
+inside the face's exterior ring (its holes filled) are the region plus the
+pockets it surrounds, RULES.md §2.2's "encircled area".
 """
 
 from __future__ import annotations
@@ -44,6 +46,9 @@ class Enclosure:
 
     polygon: Polygon
     plots: frozenset[Plot]
+    """The region: plots whose centres lie in the face (its holes excluded)."""
+    encircled: frozenset[Plot] = frozenset()
+    """The encircled area: plots whose centres lie inside the face's exterior ring."""
 
 
 def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure, ...]:
@@ -61,5 +66,11 @@ def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure,
     found = []
     for face in faces:
         inside = shapely.contains_xy(face, _CENTRES_X, _CENTRES_Y)
-        found.append(Enclosure(face, frozenset(int(p) for p in np.flatnonzero(inside))))
+        region = frozenset(int(p) for p in np.flatnonzero(inside))
+        if shapely.get_num_interior_rings(face):
+            filled = shapely.contains_xy(shapely.polygons(face.exterior), _CENTRES_X, _CENTRES_Y)
+            encircled = frozenset(int(p) for p in np.flatnonzero(filled))
+        else:
+            encircled = region
+        found.append(Enclosure(face, region, encircled))
     return tuple(found)

@@ -381,6 +381,8 @@ def _check_code(line: _Line, token: str, plot: str, column: int, edition: Editio
         raise line.error(f"{plot}: expected one '*' after the code (a filled butterfly space), found {_quote(token)}", column)
     if code == "":
         raise line.error(f"{plot}: expected a plot code before '*', found {_quote(token)}", column)
+    if retired := edition.retired_note(code):
+        raise line.error(f"{plot}: {_quote(code)} is not a code of the {edition.name} edition: {retired}", column)
     known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
     raise line.error(f"{plot}: expected a plot code ({known}), found {_quote(token)}", column)
 
@@ -492,6 +494,8 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
             if not (isinstance(text, str) and _known_code(text.removesuffix("*"), edition)):
                 known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
                 where = f"plots[{r}][{c}] ({COLUMNS[c]}{r + 1})"
+                if isinstance(text, str) and (retired := edition.retired_note(text.removesuffix("*"))):
+                    raise NotationError(f"JSON garden: {where}: {text!r} is not a code of the {edition.name} edition: {retired}")
                 raise NotationError(f"JSON garden: {where}: expected a plot code ({known}) with an optional '*', found {_json_value(text)}")
     bricks = data.get("bricks", [])
     if not isinstance(bricks, list):

@@ -8,16 +8,15 @@ counted.  One function per rule, so each can be read against the rulebook.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
-from papillon.edition import Edition, Feature, standard_edition
-from papillon.garden import Cell, Garden, Ground
-from papillon.geometry import Enclosure, enclosures
-from papillon.grid import ADJACENCIES, ORTHOGONAL_NEIGHBOURS, PLOTS, Plot, edge_between, on_border, plot_name
-
-CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
-"""The scoring categories of RULES.md §3, in score-pad order."""
+from papillon.edition import COLOURS, Edition, standard_edition
+from papillon.garden import Garden, Ground
+from papillon.geometry import Enclosure
+from papillon.grid import EDGE_INDEX, PLOTS, Plot, on_border, plot_name
+from papillon.rules import CATEGORIES, FeatureFound, PatchFound, evaluate, rule_tables
+from papillon.words import plural
 
 CATEGORY_TITLES = {
     "flowers": "Flowers",
@@ -55,6 +54,16 @@ class Item:
     name: str
     points: int
     counted: tuple[str, ...] = ()
+    uncapped: int | None = None
+    """The points before the tile's cap, when the cap cut them (None otherwise)."""
+    max: int | None = None
+    """The tile's cap, when it cut the points."""
+
+    def summary(self) -> str:
+        """``'Gazebo D2 8 (12 counted, max 8): red flower B2, ...'``: the item in one line."""
+        capped = f" ({self.uncapped} counted, max {self.max})" if self.uncapped is not None else ""
+        counted = f": {', '.join(self.counted)}" if self.counted else ""
+        return f"{self.name} {plot_name(self.plot)} {self.points}{capped}{counted}"
 
 
 @dataclass(frozen=True)
@@ -98,206 +107,111 @@ def _names(plots: Iterable[Plot]) -> list[str]:
 
 
 def _item(item: Item) -> dict[str, Any]:
-    return {"plot": plot_name(item.plot), "code": item.code, "name": item.name, "points": item.points, "counted": list(item.counted)}
+    data: dict[str, Any] = {
+        "plot": plot_name(item.plot),
+        "code": item.code,
+        "name": item.name,
+        "points": item.points,
+        "counted": list(item.counted),
+    }
+    if item.uncapped is not None:
+        data |= {"uncapped": item.uncapped, "max": item.max}
+    return data
 
 
 def score(garden: Garden, edition: Edition | None = None) -> ScoreCard:
     """Score a garden under ``edition`` (the standard one by default).
+
+    The rules live in :mod:`papillon.rules`; this turns what they found into words.
 
     >>> from papillon.garden import Garden
     >>> score(Garden.from_codes([["R", "R", "R", ".", "."]] + [["."] * 5] * 4)).total
     6
     """
     edition = edition or standard_edition()
-    points = edition.scoring
-    patches = find_patches(garden, edition)
+    cells, bricks, butterflies = compact(garden)
+    tables = rule_tables(edition)
+    found = evaluate(cells, bricks, butterflies, tables)
+    patches = tuple(_patch(p, garden, edition) for p in found.patches)
+    critters = tuple(Item(plot, code, edition.occupant_name(code), points) for plot, code, points in found.critters)
+    features = tuple(_feature(f, garden, edition) for f in found.features)
     flowers = garden.plots_where(Ground.FLOWER)
-    critters = score_critters(garden, edition)
-    features = score_features(garden, edition, patches)
-    unique = unique_features(garden, edition)
-    categories = {
-        "flowers": points.flower * len(flowers),
-        "patches": points.patch * sum(len(p.plots) for p in patches),
-        "enclosed": points.enclosed * sum(len(p.plots) for p in patches if p.enclosed),
-        "butterflies": points.butterfly * len(garden.butterflies),
-        "critters": sum(i.points for i in critters),
-        "features": sum(i.points for i in features),
-        "unique_features": points.unique_feature * len(unique),
-    }
-    return ScoreCard(categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, unique)
+    return ScoreCard(found.categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, found.unique_features)
 
 
-# --------------------------------------------------------------------------- patches
+def compact(garden: Garden) -> tuple[tuple[str, ...], int, int]:
+    """The garden as :mod:`papillon.rules` reads it: cell codes, brick mask, butterfly mask."""
+    cells = tuple(cell.code for cell in garden.cells)
+    bricks = sum(1 << EDGE_INDEX[edge] for edge in garden.bricks)
+    butterflies = sum(1 << p for p in garden.butterflies)
+    return cells, bricks, butterflies
 
 
-def flower_groups(garden: Garden) -> list[tuple[str, frozenset[Plot]]]:
-    """Connected same-colour flowers, never across a brick, of any size."""
-    seen: set[Plot] = set()
-    groups = []
-    for start in PLOTS:
-        colour = garden.cells[start].colour
-        if start in seen or not garden.cells[start].is_flower or colour is None:
-            continue
-        group = {start}
-        stack = [start]
-        while stack:
-            p = stack.pop()
-            for q in ORTHOGONAL_NEIGHBOURS[p]:
-                cell = garden.cells[q]
-                if q not in group and cell.is_flower and cell.colour == colour and edge_between(p, q) not in garden.bricks:
-                    group.add(q)
-                    stack.append(q)
-        seen |= group
-        groups.append((colour, frozenset(group)))
-    return groups
+def _plots(mask: int) -> frozenset[Plot]:
+    return frozenset(p for p in PLOTS if mask >> p & 1)
 
 
-def find_patches(garden: Garden, edition: Edition) -> tuple[Patch, ...]:
-    """The garden's patches, each with its enclosure or the reason it has none."""
-    groups = [(c, g) for c, g in flower_groups(garden) if len(g) >= edition.rules.patch_min]
-    border = edition.rules.border_encloses
-    # Shapely only runs when a patch could be enclosed at all.
-    could_close = border or any(not any(on_border(p) for p in g) for _, g in groups)
-    faces = enclosures(garden.bricks, border) if groups and could_close else ()
-    face_of = {p: face for face in faces for p in face.plots}
-    patches = []
-    for colour, plots in groups:
-        face = face_of.get(min(plots))
-        why = _why_open(garden, plots, face)
-        patches.append(Patch(colour, plots, face if why is None else None, why))
-    return tuple(patches)
-
-
-def _why_open(garden: Garden, plots: frozenset[Plot], face: Enclosure | None) -> str | None:
-    if face is None:
-        if any(on_border(p) for p in plots):
-            return "touches the garden border"
-        return "no closed ring of bricks around it"
-    spoilers = [p for p in sorted(face.plots) if garden.cells[p].ground in (Ground.EMPTY, Ground.FIELD)]
-    if not spoilers:
-        return None
+def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
+    plots = _plots(found.plots)
+    colour = COLOURS[found.colour]
+    if found.face is None:
+        why = "touches the garden border" if any(on_border(p) for p in plots) else "no closed ring of bricks around it"
+        return Patch(colour, plots, None, why)
+    face = found.face
+    area = face.encircled if edition.rules.enclosure == "encircled" else face.region
+    enclosure = Enclosure(face.enclosure.polygon, _plots(area), _plots(face.encircled))
+    if found.enclosed:
+        return Patch(colour, plots, enclosure, None)
+    spoilers = sorted(_plots(found.spoilers))
     listed = ", ".join(f"{garden.cells[p].ground.value} plot {plot_name(p)}" for p in spoilers[:WHY_LISTS_MAX])
     more = len(spoilers) - WHY_LISTS_MAX
-    return f"its ring also holds {listed}" + (f" and {more} more" if more > 0 else "")
+    walled = [p for p in spoilers if not face.region >> p & 1]
+    why = f"its ring also holds {listed}" + (f" and {more} more" if more > 0 else "")
+    if walled and len(walled) == len(spoilers):
+        why += f" (walled off inside the ring, still {plural(len(walled), 'part', 'parts')} of the encircled area)"
+    return Patch(colour, plots, None, why)
 
 
 WHY_LISTS_MAX = 3
 """Plots an explanation names before it says "and N more"."""
 
 
-# --------------------------------------------------------------------------- critters and features
-
-
-def score_critters(garden: Garden, edition: Edition) -> tuple[Item, ...]:
-    items = []
-    for plot, cell in enumerate(garden.cells):
-        critter = edition.critters.get(cell.occupant or "")
-        if critter and cell.is_field:
-            items.append(Item(plot, critter.code, critter.name, critter.points))
-    return tuple(items)
-
-
-def unique_features(garden: Garden, edition: Edition) -> tuple[str, ...]:
-    """Codes of the different features sitting in fields, in edition order."""
-    present = {c.occupant for c in garden.cells if c.is_field and edition.is_feature(c.occupant)}
-    return tuple(code for code in edition.features if code in present)
-
-
-def score_features(garden: Garden, edition: Edition, patches: tuple[Patch, ...]) -> tuple[Item, ...]:
-    items = []
-    for plot, cell in enumerate(garden.cells):
-        feature = edition.features.get(cell.occupant or "")
-        if not (feature and cell.is_field):
-            continue
-        counted = count_for_feature(feature, plot, garden, edition, patches)
-        rule = feature.score
-        points = 0
-        if rule is not None:
-            points = rule.points * len(counted)
-            if rule.max is not None:
-                points = min(points, rule.max)
-        items.append(Item(plot, feature.code, feature.name, points, counted))
-    if edition.scoring.feature_copies == "best":
-        items = _best_copy_only(items)
-    return tuple(items)
-
-
-def _best_copy_only(items: list[Item]) -> list[Item]:
-    """Keep the points of the best copy of each tile; the other copies score 0."""
-    best: dict[str, Item] = {}
-    for item in items:
-        if item.code not in best or item.points > best[item.code].points:
-            best[item.code] = item
-    return [item if best[item.code] is item else replace(item, points=0, counted=("another copy scores",)) for item in items]
-
-
-def count_for_feature(feature: Feature, plot: Plot, garden: Garden, edition: Edition, patches: tuple[Patch, ...]) -> tuple[str, ...]:
-    """What a feature's ``score.count`` counts, one description per thing."""
+def _feature(found: FeatureFound, garden: Garden, edition: Edition) -> Item:
+    feature = edition.features[found.code]
     rule = feature.score
-    if rule is None:
-        return ()
-    neighbours = ADJACENCIES[edition.rules.adjacency][plot]
-    cells = garden.cells
+    if not found.best_copy:
+        return Item(found.plot, found.code, feature.name, 0, ("another copy scores",))
+    counted = tuple(_thing(kind, mask, edition, rule.count if rule else "") for kind, mask in found.counted)
+    cap = rule.max if rule else None
+    uncapped = found.uncapped if cap is not None and found.uncapped > cap else None
+    return Item(found.plot, found.code, feature.name, found.points, counted, uncapped, cap if uncapped is not None else None)
 
-    def colour_ok(cell: Cell) -> bool:
-        return cell.is_flower and (rule.colour is None or cell.colour == rule.colour)
 
-    def described(plots: Iterable[Plot]) -> tuple[str, ...]:
-        return tuple(f"{_describe(cells[p], edition)} {plot_name(p)}" for p in plots)
-
-    count = rule.count
-    if count == "distinct_adjacent":
-        things: dict[str, Plot] = {}
-        for q in neighbours:
-            kind = _thing(cells[q], edition)
-            if kind is not None and kind not in things:
-                things[kind] = q
-        return tuple(f"{kind} ({plot_name(q)})" for kind, q in things.items())
-    if count == "adjacent_critters":
-        return described(q for q in neighbours if cells[q].is_field and edition.is_critter(cells[q].occupant))
-    if count == "adjacent_flowers":
-        return described(q for q in neighbours if colour_ok(cells[q]))
-    if count == "adjacent_fields":
-        return described(q for q in neighbours if cells[q].is_field)
-    if count == "adjacent_brambles":
-        return described(q for q in neighbours if cells[q].ground is Ground.BRAMBLE)
-    if count == "adjacent_butterflies":
-        return tuple(f"butterfly {plot_name(q)}" for q in neighbours if q in garden.butterflies)
-    if count == "patch_colours":
-        return tuple(sorted({f"{p.colour} patch" for p in patches}))
-    if count == "flowers_with_butterfly":
-        return described(p for p in PLOTS if colour_ok(cells[p]) and p in garden.butterflies)
-    if count == "flowers":
-        return described(p for p in PLOTS if colour_ok(cells[p]))
+def _thing(kind: str, mask: int, edition: Edition, count: str) -> str:
+    """One thing a feature counted, in words: ``'red flower B2'``, ``'red patch B2-C2-D2'``, ``'hedgehog (C3)'``."""
+    where = _names(_plots(mask))
+    if kind == "butterfly":
+        return f"butterfly {where[0]}"
+    if count in ("patch_colours",):
+        return f"{COLOURS[kind]} patch"
     if count in ("patches", "enclosed_patches"):
-        chosen = [p for p in patches if (rule.colour in (None, p.colour)) and (p.enclosed or count == "patches")]
-        return tuple(f"{p.colour} patch {'-'.join(_names(p.plots))}" for p in chosen)
-    if count == "butterflies":
-        return tuple(f"butterfly {plot_name(p)}" for p in sorted(garden.butterflies))
-    if count == "brambles":
-        return described(garden.plots_where(Ground.BRAMBLE))
-    if count == "fields":
-        return described(garden.plots_where(Ground.FIELD))
-    raise AssertionError(f"edition loader let through an unknown count {count!r}")
+        return f"{COLOURS[kind]} patch {'-'.join(where)}"
+    words = _describe(kind, edition)
+    if count == "distinct_adjacent":
+        return f"{words} ({where[0]})"
+    return f"{words} {where[0]}"
 
 
-def _thing(cell: Cell, edition: Edition) -> str | None:
-    """The kind of thing a Pond tells apart, or None for empty plots and empty fields."""
-    if cell.is_flower:
-        return f"{cell.colour} flower"
-    if cell.ground is Ground.BRAMBLE:
+def _describe(code: str, edition: Edition) -> str:
+    if code in COLOURS:
+        return f"{COLOURS[code]} flower"
+    if code == "F":
+        return "field"
+    if code == "X":
         return "bramble"
-    if cell.is_field and cell.occupant:
-        return edition.occupant_name(cell.occupant)
-    return None
-
-
-def _describe(cell: Cell, edition: Edition) -> str:
-    if cell.is_flower:
-        return f"{cell.colour} flower"
-    if cell.is_field:
-        return edition.occupant_name(cell.occupant) if cell.occupant else "field"
-    return cell.ground.value
+    if code == ".":
+        return "empty"
+    return edition.occupant_name(code)
 
 
 __all__ = ["CATEGORIES", "Item", "Patch", "ScoreCard", "score"]

@@ -21,6 +21,7 @@ finite list.  docs/ENGINE.md lists them and every rule reading.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -35,7 +36,6 @@ from papillon.engine.tables import (
     EMPTY,
     FIELD,
     FLOWER_CODES,
-    NEIGHBOUR_EDGES,
     PLOT_BY_NAME,
     PLOT_NAMES,
     ROW_MASKS,
@@ -44,10 +44,12 @@ from papillon.engine.tables import (
 )
 from papillon.errors import IllegalActionError
 from papillon.garden import Cell, Garden
-from papillon.grid import EDGES, PLOTS
+from papillon.grid import ADJACENCIES, EDGES, PLOTS
+from papillon.rules import is_field, patches
 from papillon.score import ScoreCard, score
+from papillon.words import plural
 
-MAX_PLAYERS = 6
+CHANCE_STAGES = ("deal", "reveal", "roll")
 PARTS = ("corner", "centre", "die")
 UP_TO = 1
 """Flag of a brick or field task the player may stop at any time ("up to 2 edges")."""
@@ -98,7 +100,7 @@ class Game:
 class GameState:
     """A moment of a game.  Build the first one with :func:`new_game`.
 
-    ``stage`` is ``"deal"`` and ``"roll"`` (chance nodes), ``"start"`` (each
+    ``stage`` is ``"deal"``, ``"reveal"`` and ``"roll"`` (chance nodes), ``"start"`` (each
     player fills their first butterfly), ``"bonus"`` (the round bonus),
     ``"turn"`` (a player takes and resolves a pair) or ``"over"``.
     """
@@ -109,7 +111,10 @@ class GameState:
     current: int
     boards: tuple[Board, ...]
     display: tuple[str, ...] = ()
-    decks: tuple[tuple[int, ...], ...] = ()
+    revealed: tuple[int, ...] = ()
+    """This round's cards (indices into ``edition.cards``), one per deck; empty before the reveal."""
+    seen: int = 0
+    """Bit mask of every card revealed so far: the past, never the future (no deck order is held)."""
     roll: tuple[int, ...] = ()
     pair: int = -1
     parts: tuple[str, ...] = ()
@@ -122,8 +127,8 @@ class GameState:
         return self.stage == "over"
 
     def is_chance(self) -> bool:
-        """Whether the next action is chance (a deal or a roll), not a player's decision."""
-        return self.stage in ("deal", "roll")
+        """Whether the next action is chance (the deal, a round's cards or its roll), not a player's decision."""
+        return self.stage in CHANCE_STAGES
 
     @property
     def edition(self) -> Edition:
@@ -132,7 +137,7 @@ class GameState:
     @property
     def player(self) -> int:
         """The player who decides next (-1 at chance nodes and at the end)."""
-        return -1 if self.stage in ("deal", "roll", "over") else self.current
+        return -1 if self.stage in CHANCE_STAGES or self.stage == "over" else self.current
 
     def legal_actions(self) -> tuple[str, ...]:
         """The decisions the current player may take (empty at chance nodes and at the end)."""
@@ -156,9 +161,33 @@ class GameState:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
         if self.stage == "deal":
             return _sample_deal(self.game, rng)
+        if self.stage == "reveal":
+            unseen = [c for c in range(len(self.edition.cards)) if not self.seen >> c & 1]
+            return "reveal " + ".".join(map(str, rng.sample(unseen, self.edition.decks)))
         if self.stage == "roll":
             faces = len(self.edition.die_faces)
             return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
+        raise IllegalActionError(f"no chance event now: {self.prompt()}")
+
+    def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
+        """Every outcome of this chance node with its probability (only at a chance node).
+
+        A roll has ``faces ** dice`` outcomes; a reveal every ordered choice of unseen cards
+        (tens of thousands: iterate, do not print); the deal every display of the edition.
+        """
+        edition = self.edition
+        if self.stage == "roll":
+            faces = range(1, len(edition.die_faces) + 1)
+            rolls = list(itertools.product(faces, repeat=edition.dice))
+            return tuple(("roll " + " ".join(map(str, r)), 1 / len(rolls)) for r in rolls)
+        if self.stage == "reveal":
+            unseen = [c for c in range(len(edition.cards)) if not self.seen >> c & 1]
+            draws = list(itertools.permutations(unseen, edition.decks))
+            return tuple(("reveal " + ".".join(map(str, d)), 1 / len(draws)) for d in draws)
+        if self.stage == "deal":
+            choices = [list(itertools.combinations(tiles, count)) for tiles, count in _display_choices(self.game)]
+            displays = list(itertools.product(*choices))
+            return tuple((_deal_text([c for part in d for c in part], edition), 1 / len(displays)) for d in displays)
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
 
     def score(self, player: int = 0) -> int:
@@ -175,10 +204,8 @@ class GameState:
     # -- what a person sees -------------------------------------------------------
 
     def cards(self) -> tuple[Card, ...]:
-        """The cards on offer this round, one per deck (empty before the first reveal)."""
-        if self.round < 1 or not self.decks:
-            return ()
-        return tuple(self.edition.cards[deck[self.round - 1]] for deck in self.decks)
+        """The cards on offer this round, one per deck (empty before the round's reveal)."""
+        return tuple(self.edition.cards[c] for c in self.revealed)
 
     def dice(self) -> tuple[DieFace, ...]:
         return tuple(self.edition.die_faces[face] for face in self.roll)
@@ -207,7 +234,8 @@ def _evolve(state: GameState, **changes: Any) -> GameState:
     _set(new, "current", get("current", state.current))
     _set(new, "boards", get("boards", state.boards))
     _set(new, "display", get("display", state.display))
-    _set(new, "decks", get("decks", state.decks))
+    _set(new, "revealed", get("revealed", state.revealed))
+    _set(new, "seen", get("seen", state.seen))
     _set(new, "roll", get("roll", state.roll))
     _set(new, "pair", get("pair", state.pair))
     _set(new, "parts", get("parts", state.parts))
@@ -216,7 +244,7 @@ def _evolve(state: GameState, **changes: Any) -> GameState:
     return new
 
 
-assert _STATE_FIELDS == ("game", "stage", "round", "current", "boards", "display", "decks", "roll", "pair", "parts", "tasks"), (
+assert _STATE_FIELDS == ("game", "stage", "round", "current", "boards", "display", "revealed", "seen", "roll", "pair", "parts", "tasks"), (
     "update _evolve"
 )
 
@@ -227,10 +255,9 @@ assert _STATE_FIELDS == ("game", "stage", "round", "current", "boards", "display
 def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = None) -> GameState:
     """The state before the deal: blank sheets for 1 to 6 players."""
     edition = edition or standard_edition()
-    if not 1 <= len(players) <= MAX_PLAYERS:
-        raise ValueError(f"a game has 1 to {MAX_PLAYERS} players, got {len(players)}")
-    if edition.deck_size < edition.rules.rounds:
-        raise ValueError(f"decks of {edition.deck_size} cards cannot last {edition.rules.rounds} rounds")
+    most = edition.play.max_players
+    if not 1 <= len(players) <= most:
+        raise ValueError(f"a game of the {edition.name} edition has 1 to {most} players, got {len(players)}")
     tables = tables_for(edition)
     fields = set(edition.rules.starting_fields)
     board = Board(
@@ -247,49 +274,73 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
     return GameState(game, "deal", 0, 0, (board,) * len(players))
 
 
-def _sample_deal(game: Game, rng: random.Random) -> str:
+def _display_choices(game: Game) -> list[tuple[list[str], int]]:
+    """For each tile type: the tiles that may be on display and how many are shown."""
     edition = game.edition
-    display: list[str] = []
+    choices = []
     for kind in FEATURE_TYPES:
-        tiles = [code for code, f in edition.features.items() if f.type == kind]
+        tiles = [code for code, f in edition.features.items() if f.type == kind and code not in edition.display_exclude]
         wanted = edition.display[kind]
-        chosen = set(tiles) if wanted == "all" else set(rng.sample(tiles, min(int(wanted), len(tiles))))
-        display += [code for code in tiles if code in chosen]
-    order = list(range(len(edition.cards)))
-    rng.shuffle(order)
-    used = order[: edition.decks * edition.deck_size]
-    return f"deal {','.join(display)} {'.'.join(map(str, used))}"
+        choices.append((tiles, len(tiles) if wanted == "all" else min(int(wanted), len(tiles))))
+    return choices
+
+
+NO_TILES = "-"
+"""The deal's display when no tile is on show."""
+
+
+def _deal_text(display: Sequence[str], edition: Edition) -> str:
+    order = {code: i for i, code in enumerate(edition.features)}
+    return "deal " + (",".join(sorted(display, key=order.__getitem__)) or NO_TILES)
+
+
+def _sample_deal(game: Game, rng: random.Random) -> str:
+    display: list[str] = []
+    for tiles, count in _display_choices(game):
+        display += rng.sample(tiles, count)
+    return _deal_text(display, game.edition)
 
 
 def _apply_chance(state: GameState, action: str) -> GameState:
     edition = state.edition
     words = action.split()
     if state.stage == "deal":
-        if len(words) != 3 or words[0] != "deal":
-            raise IllegalActionError(f"expected the deal ('deal <tiles> <cards>'), got {action!r}")
-        display = tuple(words[1].split(","))
-        for kind in FEATURE_TYPES:
-            tiles = [code for code, f in edition.features.items() if f.type == kind]
-            shown = [code for code in display if code in tiles]
-            wanted = edition.display[kind]
-            count = len(tiles) if wanted == "all" else min(int(wanted), len(tiles))
-            if len(shown) != count:
-                raise IllegalActionError(f"deal: the display shows {count} tiles of type {kind}, got {len(shown)}")
-        if len(set(display)) != len(display) or any(code not in edition.features for code in display):
+        if len(words) != 2 or words[0] != "deal":
+            raise IllegalActionError(f"expected the deal ('deal <tiles>', like 'deal po,sh,bf'), got {action!r}")
+        display = () if words[1] == NO_TILES else tuple(words[1].split(","))
+        if len(set(display)) != len(display) or any(code not in edition.features or code in edition.display_exclude for code in display):
             raise IllegalActionError(f"deal: {words[1]!r} is not a display of {edition.name} feature tiles")
-        try:
-            cards = [int(c) for c in words[2].split(".")]
-        except ValueError:
-            raise IllegalActionError(f"deal: {words[2]!r} is not a list of card numbers") from None
-        size = edition.deck_size
-        if len(cards) != edition.decks * size or len(set(cards)) != len(cards) or not all(0 <= c < len(edition.cards) for c in cards):
-            raise IllegalActionError(f"deal: expected {edition.decks * size} different card numbers from 0 to {len(edition.cards) - 1}")
-        decks = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(edition.decks))
-        return _evolve(state, stage="start", current=0, display=display, decks=decks)
+        for (tiles, count), kind in zip(_display_choices(state.game), FEATURE_TYPES, strict=True):
+            shown = [code for code in display if code in tiles]
+            if len(shown) != count:
+                raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
+        return _evolve(state, stage="start", current=0, display=display)
+    if state.stage == "reveal":
+        cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
+        picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
+        count = len(edition.cards)
+        if (
+            len(picked) != edition.decks
+            or len(picked) != len(cards)
+            or len(set(picked)) != len(picked)
+            or not all(0 <= c < count and not state.seen >> c & 1 for c in picked)
+        ):
+            raise IllegalActionError(
+                f"expected this round's cards ('reveal' and {plural(edition.decks, 'card number')} joined by '.',"
+                f" different, from 0 to {count - 1}, none revealed before), got {_short(action)}"
+            )
+        seen = state.seen
+        for c in picked:
+            seen |= 1 << c
+        return _evolve(state, stage="roll", revealed=tuple(picked), seen=seen)
     faces = len(edition.die_faces)
-    if len(words) != edition.dice + 1 or words[0] != "roll" or not all(w.isdigit() and 1 <= int(w) <= faces for w in words[1:]):
-        expected = f"'roll' and {edition.dice} faces from 1 to {faces}"
-        raise IllegalActionError(f"expected the roll of {edition.dice} dice ({expected}), got {action!r}")
+    if (
+        len(words) != edition.dice + 1
+        or words[0] != "roll"
+        or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:])
+    ):
+        expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
+        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {_short(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
     return _evolve(state, stage="turn", current=0, roll=roll, pair=-1, parts=_parts(state))
 
@@ -298,13 +349,18 @@ def _parts(state: GameState) -> tuple[str, ...]:
     return PARTS
 
 
+def _short(text: str) -> str:
+    """A quote of an input, cut at 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+
+
 def _begin_round(state: GameState, number: int) -> GameState:
     rules = state.edition.rules
     if number > rules.rounds:
         return _evolve(state, stage="over", round=rules.rounds, current=0, pair=-1, parts=(), tasks=())
     if number in rules.bonus_rounds:
-        return _evolve(state, stage="bonus", round=number, current=0, pair=-1, parts=(), tasks=(("bonus",),), roll=())
-    return _evolve(state, stage="roll", round=number, current=0, pair=-1, parts=(), tasks=(), roll=())
+        return _evolve(state, stage="bonus", round=number, current=0, pair=-1, parts=(), tasks=(("bonus",),), roll=(), revealed=())
+    return _evolve(state, stage="reveal", round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=())
 
 
 # --------------------------------------------------------------------------- the flow
@@ -314,7 +370,7 @@ def _settle(state: GameState) -> GameState:
     """Resolve everything that needs no decision, up to the next decision or chance node."""
     while True:
         stage = state.stage
-        if stage in ("deal", "roll", "over"):
+        if stage in CHANCE_STAGES or stage == "over":
             return state
         if state.tasks:
             resolved = _auto(state)
@@ -332,7 +388,7 @@ def _settle(state: GameState) -> GameState:
             if state.current + 1 < players:
                 state = _evolve(state, current=state.current + 1, tasks=(("bonus",),))
             else:
-                state = _evolve(state, stage="roll", current=0)
+                state = _evolve(state, stage="reveal", current=0)
             continue
         # stage == "turn"
         if state.pair < 0:
@@ -396,7 +452,10 @@ def _auto(state: GameState) -> GameState | None:
         if _fill_targets(state.game.tables, board, kind == "fill"):
             return None
     elif kind == "move":
-        if board.butterflies:
+        if _move_sources(state, board):
+            return None
+    elif kind in ("gnome", "bonus"):
+        if _gnome_options(state, board, kind):
             return None
     else:
         return None
@@ -408,13 +467,13 @@ def _start_part(state: GameState, part: str) -> GameState:
     parts = tuple(p for p in state.parts if p != part)
     tasks = state.tasks
     if part == "corner":
-        corner = edition.cards[state.decks[state.pair][state.round - 1]].corner
+        corner = edition.cards[state.revealed[state.pair]].corner
         task: Task = (
             ("feature",) if corner == "feature" else ("brick", edition.rules.corner_bricks, UP_TO) if corner == "brick" else ("fill",)
         )
         return _evolve(state, parts=parts, tasks=(*tasks, task))
     if part == "centre":
-        card = edition.cards[state.decks[state.pair][state.round - 1]]
+        card = edition.cards[state.revealed[state.pair]]
         if card.centre == "stamp":
             task = ("stamp", COLOUR_CODE[card.colour or ""])
         elif card.centre == "move":
@@ -458,14 +517,14 @@ def _caterpillars(state: GameState, count: int) -> GameState:
     return _with_board(state, board._replace(caterpillars=position), state.tasks + tuple(gnomes))
 
 
-def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int) -> tuple[Task, ...]:
-    """The tasks of ``effects`` (a feature placed on ``plot``, or a bonus when ``plot`` is -1).
+def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: str = "") -> tuple[Task, ...]:
+    """The tasks of ``effects`` (the feature ``code`` placed on ``plot``, or a bonus when ``plot`` is -1).
 
     The first effect ends on top of the stack, so it resolves first.
     """
     tasks: list[Task] = []
     for effect in effects:
-        times = effect.count * (_per(state, effect.per, plot) if effect.per else 1)
+        times = effect.count * (_per(state, effect.per, plot, code) if effect.per else 1)
         if times <= 0:
             continue
         if effect.action in ("brick", "field"):
@@ -475,46 +534,21 @@ def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int) -> tupl
     return tuple(reversed(tasks))
 
 
-def _per(state: GameState, per: str, plot: int) -> int:
+def _per(state: GameState, per: str, plot: int, code: str) -> int:
     board = _board(state)
     cells = board.cells
-    tables = state.game.tables
     if per == "rows_with_flowers":
         flowers = sum(1 << p for p in PLOTS if cells[p] in FLOWER_CODES)
         return sum(1 for mask in ROW_MASKS if flowers & mask)
     if plot < 0:
         return 0
-    neighbours = tables.neighbours[plot]
+    neighbours = ADJACENCIES[state.edition.adjacency_of(code)][plot]
     if per == "adjacent_fields":
-        return sum(1 for q in neighbours if cells[q] in tables.field_codes)
-    # adjacent_patches: distinct flower patches with a plot beside the tile
-    patches = flower_patches(cells, board.bricks, state.edition.rules.patch_min)
+        return sum(1 for q in neighbours if is_field(cells[q]))
+    # adjacent_patches: distinct flower patches with a plot among the tile's neighbours
+    found = patches(cells, board.bricks, state.edition.rules.patch_min)
     near = sum(1 << q for q in neighbours)
-    return sum(1 for _, mask in patches if mask & near)
-
-
-def flower_patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[str, int]]:
-    """Patches as (colour code, plot mask): same-colour contiguous flowers, never across a brick."""
-    seen = 0
-    patches = []
-    for start in PLOTS:
-        colour = cells[start]
-        if colour not in FLOWER_CODES or seen >> start & 1:
-            continue
-        group = 1 << start
-        stack = [start]
-        size = 1
-        while stack:
-            p = stack.pop()
-            for q, edge in NEIGHBOUR_EDGES[p]:
-                if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
-                    group |= 1 << q
-                    size += 1
-                    stack.append(q)
-        seen |= group
-        if size >= patch_min:
-            patches.append((colour, group))
-    return patches
+    return sum(1 for _, mask in found if mask & near)
 
 
 # --------------------------------------------------------------------------- legal actions
@@ -528,15 +562,21 @@ SKIP = "skip"
 
 
 def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[str]:
-    """What a "fill a space" may fill: each critter ladder, each flower track not full, else the rondel."""
-    targets = [f"fill {code}" for code in tables.critters]
+    """What a "fill a space" may fill: each critter ladder not full, each flower track not full, the rondel when open."""
+    fill = tables.edition.fill
+    if fill.ladders_repeat:
+        targets = [f"fill {code}" for code in tables.critters]
+    else:
+        targets = [
+            f"fill {code}" for code, filled, height in zip(tables.critters, board.ladders, tables.ladders, strict=True) if filled < height
+        ]
     if flowers:
-        fill = tables.edition.fill
         height = len(fill.flower_track)
         open_tracks = [f"fill {name}" for name, filled in zip(tables.colours, board.tracks, strict=True) if filled < height]
-        if open_tracks:
-            targets += open_tracks
-        elif board.rondel < len(fill.rondel):
+        targets += open_tracks
+        after = fill.rondel_after
+        rondel_open = after == "always" or (not open_tracks if after == "all_tracks" else len(open_tracks) < len(tables.colours))
+        if rondel_open and board.rondel < len(fill.rondel):
             targets.append("fill rondel")
     return targets
 
@@ -551,7 +591,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         return tuple(START_ACTIONS[p] for p in state.edition.rules.starting_fields if cells[p] in state.game.tables.field_codes)
     if not state.tasks:
         if state.pair < 0:
-            return tuple(f"pair {i + 1}" for i in range(len(state.decks)))
+            return _pairs(state, board)
         return tuple(f"part {part}" for part in state.parts)
     decline = state.edition.play.decline_gains
     task = state.tasks[-1]
@@ -571,7 +611,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
     if kind == "move_from":
         plot = task[1]
         assert isinstance(plot, int)
-        return tuple(TO_ACTIONS[end] for end, _ in state.game.tables.moves[plot])
+        return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, plot))
     if kind == "field_move":
         fields, moves = task[1], task[2]
         actions: list[str] = []
@@ -589,8 +629,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
     if kind == "critter":
         return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
     if kind in ("gnome", "bonus"):
-        options = state.edition.gnome if kind == "gnome" else state.edition.play.round_bonus
-        return tuple(f"gnome {i + 1}" for i in range(len(options)))
+        return tuple(GNOME_VERB + " " + slug for slug, _ in _gnome_options(state, board, kind))
     if kind == "feature":
         return (*(f"feature {code}" for code in state.display), *skip)
     if kind == "feature_at":
@@ -598,15 +637,105 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
     if kind == "fill_or_move":
         return ("choose fill", "choose move", *skip)
     if kind == "bramble":
-        empties = _empties(cells)
-        return tuple(PLOT_ACTIONS[p] for p in (empties or PLOTS))
+        return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
 
 
 def _move_sources(state: GameState, board: Board) -> list[str]:
-    moves = state.game.tables.moves
     flies = board.butterflies
-    return [FROM_ACTIONS[p] for p in PLOTS if flies >> p & 1 and moves[p]]
+    return [FROM_ACTIONS[p] for p in PLOTS if flies >> p & 1 and _moves(state, board, p)]
+
+
+def _moves(state: GameState, board: Board, start: int) -> tuple[tuple[int, int], ...]:
+    """(end plot, mask of plots entered) of each movement of the butterfly on ``start`` (RULES §6.6)."""
+    tables = state.game.tables
+    if state.edition.rules.butterfly_counts == "steps":
+        return tables.moves[start]
+    # "new": filled spaces are passed over freely; the line stops after 1 to `butterfly_steps` newly filled ones.
+    flies = board.butterflies
+    steps = state.edition.rules.butterfly_steps
+    found = []
+    for line in tables.rays[start]:
+        mask = new = 0
+        for q in line:
+            mask |= 1 << q
+            if not flies >> q & 1:
+                new += 1
+                if new > steps:
+                    break
+                found.append((q, mask))
+    return tuple(found)
+
+
+def _bramble_plots(state: GameState, cells: tuple[str, ...]) -> list[int]:
+    """Where a bramble may go (RULES §6.8): an empty plot; else any plot but a bramble; else a bramble."""
+    empties = _empties(cells)
+    if empties:
+        return empties
+    if not state.edition.rules.bramble_on_bramble:
+        others = [p for p in PLOTS if cells[p] != BRAMBLE]
+        if others:
+            return others
+    return list(PLOTS)
+
+
+def _pairs(state: GameState, board: Board) -> tuple[str, ...]:
+    """The pairs on offer; with ``feature_without_field = "not_offered"`` a feature corner that has
+    nowhere to go is not offered (unless every pair has one)."""
+    pairs = tuple(f"pair {i + 1}" for i in range(len(state.revealed)))
+    edition = state.edition
+    if edition.play.feature_without_field == "lost" or (FIELD in board.cells and state.display):
+        return pairs
+    usable = tuple(a for a, c in zip(pairs, state.revealed, strict=True) if edition.cards[c].corner != "feature")
+    return usable or pairs
+
+
+GNOME_VERB = "gnome"
+
+
+def gnome_slugs(options: Sequence[Effect]) -> tuple[str, ...]:
+    """The word naming each gnome option in its action (``gnome stamp``): its action, made unique."""
+    words = [_GNOME_WORDS.get(o.action, o.action) for o in options]
+    slugs = []
+    for i, (word, option) in enumerate(zip(words, options, strict=True)):
+        if words.count(word) > 1:
+            word = (
+                f"{word}-{option.count}"
+                if sum(1 for w, o in zip(words, options, strict=True) if w == word and o.count == option.count) == 1
+                else f"{word}-{i + 1}"
+            )
+        slugs.append(word)
+    return tuple(slugs)
+
+
+_GNOME_WORDS = {
+    "stamp_any": "stamp",
+    "move": "move",
+    "field": "field",
+    "brick": "bricks",
+    "critter_fill": "critter",
+    "fill": "fill",
+    "fill_or_move": "fill-or-move",
+}
+
+
+def _gnome_options(state: GameState, board: Board, kind: str) -> list[tuple[str, Effect]]:
+    """The gnome options that can be carried out now, with their action words (RULES §6.9)."""
+    options = state.edition.gnome if kind == "gnome" else state.edition.play.round_bonus
+    return [(slug, o) for slug, o in zip(gnome_slugs(options), options, strict=True) if _can_do(state, board, o)]
+
+
+def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
+    action = effect.action
+    if action in ("stamp_any", "field"):
+        return EMPTY in board.cells
+    if action == "brick":
+        return board.bricks != (1 << len(EDGES)) - 1
+    if action in ("fill", "critter_fill"):
+        return bool(_fill_targets(state.game.tables, board, action == "fill"))
+    if action == "move":
+        return bool(_move_sources(state, board))
+    return True  # fill_or_move: a butterfly can always move, or a space be filled
 
 
 # --------------------------------------------------------------------------- applying a decision
@@ -650,7 +779,7 @@ def _apply(state: GameState, action: str) -> GameState:
             cells[plot] = code
             placed = _with_board(state, board._replace(cells=tuple(cells)), rest)
             effects = state.edition.features[code].on_place
-            return _evolve(placed, tasks=rest + effect_tasks(placed, effects, plot)) if effects else placed
+            return _evolve(placed, tasks=rest + effect_tasks(placed, effects, plot, code)) if effects else placed
         elif kind == "bramble":
             cells[plot] = BRAMBLE
         return _with_board(state, board._replace(cells=tuple(cells)), rest)
@@ -667,16 +796,16 @@ def _apply(state: GameState, action: str) -> GameState:
     if verb == "to":
         start = task[1]
         end = PLOT_BY_NAME[arg]
-        mask = next(m for e, m in state.game.tables.moves[start] if e == end)
+        mask = next(m for e, m in _moves(state, board, start) if e == end)
         return _with_board(state, board._replace(butterflies=board.butterflies | mask), rest)
     if verb == "fill":
         return _fill(state, board, rest, arg)
     if verb == "colour":
         return _evolve(state, tasks=(*rest, ("stamp", COLOUR_CODE[arg])))
-    if verb == "gnome":
-        options = state.edition.gnome if kind == "gnome" else state.edition.play.round_bonus
+    if verb == GNOME_VERB:
+        effect = dict(_gnome_options(state, board, kind))[arg]
         chosen = _evolve(state, tasks=rest)
-        return _evolve(chosen, tasks=rest + effect_tasks(chosen, (options[int(arg) - 1],), -1))
+        return _evolve(chosen, tasks=rest + effect_tasks(chosen, (effect,), -1))
     if verb == "feature":
         return _evolve(state, tasks=(*rest, ("feature_at", arg)))
     if verb == "choose":
@@ -693,7 +822,8 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
         ladders = list(board.ladders)
         ladders[index] += 1
         if ladders[index] >= tables.ladders[index]:
-            ladders[index] = 0
+            if state.edition.fill.ladders_repeat:
+                ladders[index] = 0
             rest = (*rest, ("critter", target))
         return _with_board(state, board._replace(ladders=tuple(ladders)), rest)
     if target == "rondel":
@@ -749,8 +879,10 @@ def _prompt(state: GameState) -> str:
     name = state.game.players[state.current] if state.game.players else ""
     if state.stage == "deal":
         return "setup: deal the feature display and the garden decks"
+    if state.stage == "reveal":
+        return f"round {state.round}: reveal the cards"
     if state.stage == "roll":
-        return f"round {state.round}: reveal the cards and roll the dice"
+        return f"round {state.round}: roll the dice"
     if state.stage == "over":
         return "the game is over"
     if state.stage == "start":
@@ -826,10 +958,9 @@ def _describe(state: GameState, action: str) -> str:
         if arg == "centre":
             return f"the card's centre action: {card_text(card).split(' | ')[0]}"
         return f"the die: {die_text(state.dice()[state.pair])}"
-    if verb == "gnome":
+    if verb == GNOME_VERB:
         kind = state.tasks[-1][0] if state.tasks else "gnome"
-        options = edition.gnome if kind == "gnome" else edition.play.round_bonus
-        return effect_text(options[int(arg) - 1])
+        return effect_text(dict(_gnome_options(state, _board(state), kind))[arg])
     if verb == "feature":
         feature = edition.features[arg]
         parts = [f"{feature.name} (type {feature.type})"]
@@ -854,7 +985,7 @@ def _describe(state: GameState, action: str) -> str:
         return "decline this gain (it is lost)" if state.tasks else "skip"
     if verb == "to":
         start = state.tasks[-1][1]
-        mask = next(m for e, m in state.game.tables.moves[start] if e == PLOT_BY_NAME[arg])
+        mask = next(m for e, m in _moves(state, _board(state), start) if e == PLOT_BY_NAME[arg])
         entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
         return f"move to {arg}, filling the butterfly spaces of {entered}"
     if verb == "plot":

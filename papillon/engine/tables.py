@@ -11,27 +11,13 @@ from dataclasses import dataclass
 from functools import cache
 
 from papillon.edition import COLOURS, Edition
-from papillon.grid import (
-    ADJACENCIES,
-    DIRECTIONS,
-    EDGE_INDEX,
-    EDGES,
-    ORTHOGONAL_NEIGHBOURS,
-    PLOTS,
-    ROW_PLOTS,
-    edge_between,
-    on_border,
-    plot_name,
-    ray,
-)
+from papillon.grid import ADJACENCIES, DIRECTIONS, EDGES, PLOTS, ROW_PLOTS, SIZE, plot_name, ray
+from papillon.rules import BORDER_MASK, BRAMBLE, EMPTY, FIELD, FLOWER_CODES, NEIGHBOUR_EDGES
+
+__all__ = ["BORDER_MASK", "BRAMBLE", "EMPTY", "FIELD", "FLOWER_CODES", "NEIGHBOUR_EDGES", "Tables", "tables_for"]
 
 COLOUR_CODE: dict[str, str] = {name: code for code, name in COLOURS.items()}
 """Colour name (``'red'``) -> notation code (``'R'``)."""
-
-FLOWER_CODES = frozenset(COLOURS)
-EMPTY = "."
-FIELD = "F"
-BRAMBLE = "X"
 
 PLOT_NAMES: tuple[str, ...] = tuple(plot_name(p) for p in PLOTS)
 PLOT_BY_NAME: dict[str, int] = {name: p for p, name in enumerate(PLOT_NAMES)}
@@ -40,13 +26,7 @@ EDGE_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(EDGE_NAMES)}
 for _i, _edge in enumerate(EDGES):  # "B1-A1" names the same edge as "A1-B1"
     EDGE_BY_NAME[f"{plot_name(_edge.b)}-{plot_name(_edge.a)}"] = _i
 
-BORDER_MASK = sum(1 << p for p in PLOTS if on_border(p))
 ALL_PLOTS_MASK = (1 << len(PLOTS)) - 1
-
-NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
-    tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
-)
-"""For each plot: (orthogonal neighbour, index of the edge between them)."""
 
 ROW_MASKS: tuple[int, ...] = tuple(sum(1 << p for p in row) for row in ROW_PLOTS)
 
@@ -64,7 +44,9 @@ class Tables:
     neighbours: tuple[tuple[int, ...], ...]
     """Neighbours by the edition's ``adjacency`` (patches always use orthogonal contact)."""
     moves: tuple[tuple[tuple[int, int], ...], ...]
-    """For each plot: (end plot, mask of plots entered) of every legal butterfly movement."""
+    """For each plot: (end plot, mask of plots entered) of every legal butterfly movement (``butterfly_counts = "steps"``)."""
+    rays: tuple[tuple[tuple[int, ...], ...], ...]
+    """For each plot: the plots of each straight line from it to the garden's edge (``butterfly_counts = "new"``)."""
     field_codes: frozenset[str]
     critter_codes: frozenset[str]
     feature_codes: frozenset[str]
@@ -86,6 +68,7 @@ def _tables(edition: Edition) -> Tables:
                 if path is not None:
                     options.append((path[-1], sum(1 << q for q in path)))
         moves.append(tuple(options))
+    rays = tuple(tuple(line for d in directions if (line := _longest_ray(p, d))) for p in PLOTS)
     return Tables(
         edition=edition,
         colours=tuple(COLOURS.values()),
@@ -94,6 +77,7 @@ def _tables(edition: Edition) -> Tables:
         critter_points=tuple(c.points for c in edition.critters.values()),
         neighbours=ADJACENCIES[rules.adjacency],
         moves=tuple(moves),
+        rays=rays,
         field_codes=frozenset({FIELD, *edition.occupant_codes}),
         critter_codes=frozenset(edition.critters),
         feature_codes=frozenset(edition.features),
@@ -101,6 +85,14 @@ def _tables(edition: Edition) -> Tables:
         gnome_spaces=frozenset(edition.fill.caterpillar_gnome_spaces),
         pairs=edition.decks,
     )
+
+
+def _longest_ray(plot: int, direction: str) -> tuple[int, ...]:
+    for steps in range(SIZE - 1, 0, -1):
+        line = ray(plot, direction, steps)
+        if line is not None:
+            return line
+    return ()
 
 
 def tables_for(edition: Edition) -> Tables:

@@ -1,0 +1,323 @@
+"""The end-game rules (RULES.md §2, §3, §5), each written once, on a compact garden.
+
+A *compact garden* is what the engine keeps: ``cells`` (the notation code of
+each plot: ``'.'``, ``'R'``, ``'F'``, ``'X'``, ``'lb'`` ...), ``bricks`` (a bit
+mask, bit ``i`` = ``grid.EDGES[i]``) and ``butterflies`` (bit ``p`` = plot
+``p``).  :func:`evaluate` finds every patch, enclosure, critter and feature
+there and the points of each category.  :mod:`papillon.score` turns its result
+into the explained :class:`~papillon.score.ScoreCard`; the engine's bots sum
+its categories.  There is no other copy of these rules.
+
+Enclosures come from shapely (:mod:`papillon.geometry`), memoised by brick
+set: a game draws few brick sets, and scores its gardens many times.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import NamedTuple
+
+from papillon.edition import COLOURS, Edition
+from papillon.geometry import Enclosure, enclosures
+from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, edge_between, on_border
+
+EMPTY = "."
+FIELD = "F"
+BRAMBLE = "X"
+FLOWER_CODES = frozenset(COLOURS)
+
+CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
+"""The scoring categories of RULES.md §3, in score-pad order."""
+
+BORDER_MASK = sum(1 << p for p in PLOTS if on_border(p))
+NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+    tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
+)
+"""For each plot: (orthogonal neighbour, index of the edge between them)."""
+
+
+@dataclass(frozen=True, eq=False)
+class RuleTables:
+    """What the rules look up for one edition, built once (:func:`rule_tables`)."""
+
+    edition: Edition
+    critter_points: dict[str, int]
+    feature_codes: tuple[str, ...]
+    """Feature codes in edition order."""
+    neighbours: dict[str, tuple[tuple[int, ...], ...]]
+    """For each feature code: its neighbours of every plot (the tile's or the edition's adjacency)."""
+    forbids: frozenset[str]
+    """Grounds that spoil an enclosure (``rules.enclosure_forbids``)."""
+
+
+@cache
+def rule_tables(edition: Edition) -> RuleTables:
+    return RuleTables(
+        edition=edition,
+        critter_points={code: c.points for code, c in edition.critters.items()},
+        feature_codes=tuple(edition.features),
+        neighbours={code: ADJACENCIES[edition.adjacency_of(code)] for code in edition.features},
+        forbids=frozenset(edition.rules.enclosure_forbids),
+    )
+
+
+def is_field(code: str) -> bool:
+    """A field plot, empty or holding a critter or feature (any two-letter code is an occupant)."""
+    return code == FIELD or len(code) == 2
+
+
+def ground(code: str) -> str:
+    """The ground of a cell code: ``'empty'``, ``'flower'``, ``'field'`` or ``'bramble'``."""
+    if code in FLOWER_CODES:
+        return "flower"
+    if code == EMPTY:
+        return "empty"
+    if code == BRAMBLE:
+        return "bramble"
+    return "field" if is_field(code) else "unknown"
+
+
+# --------------------------------------------------------------------------- patches and enclosures
+
+
+class PatchFound(NamedTuple):
+    """A patch (RULES §2.1), its enclosure if any, and what spoils the face around it."""
+
+    colour: str
+    """The colour's notation code (``'R'``)."""
+    plots: int
+    face: Face | None
+    """The face of the brick drawing around the patch (None when the region is open)."""
+    spoilers: int
+    """Plots of the face's area that may not be inside an enclosure (0 when enclosed)."""
+
+    @property
+    def enclosed(self) -> bool:
+        return self.face is not None and not self.spoilers
+
+
+class Face(NamedTuple):
+    """One face of the brick drawing as masks: its region and its encircled area."""
+
+    region: int
+    encircled: int
+    enclosure: Enclosure
+
+
+def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
+    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask)."""
+    seen = 0
+    groups = []
+    for start in PLOTS:
+        colour = cells[start]
+        if colour not in FLOWER_CODES or seen >> start & 1:
+            continue
+        group = 1 << start
+        stack = [start]
+        while stack:
+            p = stack.pop()
+            for q, edge in NEIGHBOUR_EDGES[p]:
+                if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
+                    group |= 1 << q
+                    stack.append(q)
+        seen |= group
+        groups.append((colour, group))
+    return groups
+
+
+def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[str, int]]:
+    """The flower groups of at least ``patch_min`` plots (RULES §2.1)."""
+    return [(c, mask) for c, mask in flower_groups(cells, bricks) if mask.bit_count() >= patch_min]
+
+
+@lru_cache(maxsize=1 << 14)
+def faces(bricks: int, border: bool) -> tuple[Face, ...]:
+    """The faces of the brick drawing (shapely's polygonize), as plot masks."""
+    found = enclosures((EDGES[i] for i in range(len(EDGES)) if bricks >> i & 1), border)
+    return tuple(Face(_mask(e.plots), _mask(e.encircled), e) for e in found)
+
+
+def _mask(plots: frozenset[int]) -> int:
+    return sum(1 << p for p in plots)
+
+
+def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> list[PatchFound]:
+    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2)."""
+    rules = tables.edition.rules
+    border = rules.border_encloses
+    found = patches(cells, bricks, rules.patch_min)
+    if not found:
+        return []
+    # A patch touching the border is open unless the border counts as brick: shapely only runs when one could close.
+    could_close = border or any(not mask & BORDER_MASK for _, mask in found)
+    all_faces = faces(bricks, border) if could_close else ()
+    forbidden = 0
+    if all_faces:
+        bad = tables.forbids
+        forbidden = sum(1 << p for p in PLOTS if ground(cells[p]) in bad)
+    encircled = rules.enclosure == "encircled"
+    result = []
+    for colour, mask in found:
+        face = next((f for f in all_faces if f.region & mask), None)
+        spoilers = 0
+        if face is not None:
+            spoilers = (face.encircled if encircled else face.region) & forbidden
+        result.append(PatchFound(colour, mask, face, spoilers))
+    return result
+
+
+# --------------------------------------------------------------------------- critters and features
+
+
+class FeatureFound(NamedTuple):
+    """One feature tile sitting in a field and what it scores (RULES §5)."""
+
+    plot: int
+    code: str
+    points: int
+    """Points after the cap and the ``feature_copies`` rule."""
+    counted: tuple[tuple[str, int], ...]
+    """What was counted: (kind, plot mask) each; the kind is a cell code, ``'butterfly'``, or a patch colour code."""
+    uncapped: int
+    """``points per thing × things counted``, before the cap."""
+    best_copy: bool = True
+    """False when another copy of the tile scores instead (``scoring.feature_copies = "best"``)."""
+
+
+def count_for_feature(
+    code: str, plot: int, cells: tuple[str, ...], butterflies: int, found: list[PatchFound], tables: RuleTables
+) -> tuple[tuple[str, int], ...]:
+    """What the feature ``code`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
+    feature = tables.edition.features[code]
+    rule = feature.score
+    if rule is None:
+        return ()
+    neighbours = tables.neighbours[code][plot]
+    want = _COLOUR_CODE[rule.colour] if rule.colour else None
+    count = rule.count
+
+    def flower_ok(c: str) -> bool:
+        return c in FLOWER_CODES and (want is None or c == want)
+
+    def plots(where: tuple[int, ...], ok: object) -> tuple[tuple[str, int], ...]:
+        test = ok if callable(ok) else None
+        return tuple((cells[q], 1 << q) for q in where if test is None or test(cells[q]))
+
+    if count == "distinct_adjacent":
+        kinds: dict[str, int] = {}
+        for q in neighbours:
+            c = cells[q]
+            if c != EMPTY and c != FIELD and c not in kinds:
+                kinds[c] = 1 << q
+        return tuple(kinds.items())
+    if count == "adjacent_critters":
+        return plots(neighbours, tables.critter_points.__contains__)
+    if count == "adjacent_flowers":
+        return plots(neighbours, flower_ok)
+    if count == "adjacent_fields":
+        return plots(neighbours, is_field)
+    if count == "adjacent_brambles":
+        return plots(neighbours, BRAMBLE.__eq__)
+    if count == "adjacent_butterflies":
+        return tuple(("butterfly", 1 << q) for q in neighbours if butterflies >> q & 1)
+    if count == "patch_colours":
+        colours: dict[str, int] = {}
+        for patch in found:
+            colours[patch.colour] = colours.get(patch.colour, 0) | patch.plots
+        return tuple(colours.items())
+    if count == "flowers_with_butterfly":
+        return tuple((cells[p], 1 << p) for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p]))
+    if count == "flowers":
+        return plots(PLOTS, flower_ok)
+    if count == "patches":
+        return tuple((p.colour, p.plots) for p in found if want is None or p.colour == want)
+    if count == "enclosed_patches":
+        return tuple((p.colour, p.plots) for p in found if p.enclosed and (want is None or p.colour == want))
+    if count == "butterflies":
+        return tuple(("butterfly", 1 << p) for p in PLOTS if butterflies >> p & 1)
+    if count == "brambles":
+        return plots(PLOTS, BRAMBLE.__eq__)
+    if count == "fields":
+        return plots(PLOTS, is_field)
+    raise AssertionError(f"edition loader let through an unknown count {count!r}")
+
+
+_COLOUR_CODE = {name: code for code, name in COLOURS.items()}
+
+
+def find_features(cells: tuple[str, ...], butterflies: int, found: list[PatchFound], tables: RuleTables) -> list[FeatureFound]:
+    """Every feature in a field with its points (RULES §5; ``scoring.feature_copies``)."""
+    features = tables.edition.features
+    items = []
+    for plot, code in enumerate(cells):
+        feature = features.get(code)
+        if feature is None:
+            continue
+        rule = feature.score
+        counted = count_for_feature(code, plot, cells, butterflies, found, tables) if rule else ()
+        uncapped = rule.points * len(counted) if rule else 0
+        points = uncapped if rule is None or rule.max is None else min(uncapped, rule.max)
+        items.append(FeatureFound(plot, code, points, counted, uncapped))
+    if tables.edition.scoring.feature_copies == "best":
+        best: dict[str, FeatureFound] = {}
+        for item in items:
+            if item.code not in best or item.points > best[item.code].points:
+                best[item.code] = item
+        items = [item if best[item.code] is item else item._replace(points=0, best_copy=False) for item in items]
+    return items
+
+
+def find_critters(cells: tuple[str, ...], tables: RuleTables) -> list[tuple[int, str, int]]:
+    """(plot, code, points) of every critter (a critter code is only ever a field's occupant)."""
+    points = tables.critter_points
+    return [(plot, code, points[code]) for plot, code in enumerate(cells) if code in points]
+
+
+def unique_features(cells: tuple[str, ...], tables: RuleTables) -> tuple[str, ...]:
+    """The different feature codes in the garden, in edition order."""
+    present = set(cells)
+    return tuple(code for code in tables.feature_codes if code in present)
+
+
+# --------------------------------------------------------------------------- the whole score
+
+
+class Evaluation(NamedTuple):
+    """Everything the end-game score counts, and the points of each category."""
+
+    categories: dict[str, int]
+    patches: list[PatchFound]
+    critters: list[tuple[int, str, int]]
+    features: list[FeatureFound]
+    unique_features: tuple[str, ...]
+
+    @property
+    def total(self) -> int:
+        return sum(self.categories.values())
+
+
+def evaluate(cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables) -> Evaluation:
+    """The end-game score of a compact garden (RULES.md §3)."""
+    points = tables.edition.scoring
+    found = find_patches(cells, bricks, tables)
+    critters = find_critters(cells, tables)
+    features = find_features(cells, butterflies, found, tables)
+    unique = unique_features(cells, tables)
+    flowers = sum(1 for c in cells if c in FLOWER_CODES)
+    categories = {
+        "flowers": points.flower * flowers,
+        "patches": points.patch * sum(p.plots.bit_count() for p in found),
+        "enclosed": points.enclosed * sum(p.plots.bit_count() for p in found if p.enclosed),
+        "butterflies": points.butterfly * butterflies.bit_count(),
+        "critters": sum(c[2] for c in critters),
+        "features": sum(f.points for f in features),
+        "unique_features": points.unique_feature * len(unique),
+    }
+    return Evaluation(categories, found, critters, features, unique)
+
+
+@lru_cache(maxsize=1 << 16)
+def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
+    """The end-game total of a compact garden (memoised: bots ask for the same gardens again)."""
+    return evaluate(cells, bricks, butterflies, rule_tables(edition)).total
