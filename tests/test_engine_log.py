@@ -17,12 +17,46 @@ from papillon.score import score
 GAMES = Path(__file__).parent / "games"
 
 GOLDEN = {
-    # log file: final scores, as recorded when the log was made (regression guards)
-    "solo-random-seed11.jsonl": [19],
-    "solo-greedy-seed12.jsonl": [51],
-    "solo-search-seed13.jsonl": [91],
-    "three-players-seed14.jsonl": [47, 22, 95],
+    # log file: final scores, as recorded when the log was made by `play_game` with the bots its
+    # header names (regression guards, not hand-checked values; the three-player game was checked
+    # by hand at three points, see test_the_three_player_golden_game_by_hand)
+    "solo-random-seed11.jsonl": [20],
+    "solo-greedy-seed12.jsonl": [33],
+    "solo-search-seed13.jsonl": [77],
+    "three-players-seed14.jsonl": [49, 12, 85],
 }
+
+GOLDEN_V1 = {
+    # logs written by papillon before the rules revision (log version 1, the 2026.1 standard
+    # edition, bh on display, ladders repeating): they must still replay to the scores they recorded
+    "v1/solo-random-seed11.jsonl": [19],
+    "v1/solo-greedy-seed12.jsonl": [51],
+    "v1/solo-search-seed13.jsonl": [91],
+    "v1/three-players-seed14.jsonl": [47, 22, 95],
+}
+
+
+@pytest.mark.parametrize(("name", "scores"), GOLDEN_V1.items())
+def test_version_1_logs_replay_under_the_edition_they_were_played_with(name, scores):
+    log = parse_log((GAMES / name).read_text(encoding="utf-8"))
+    assert log.edition.fingerprint == "1bc5faf49f21" and "bh" in log.edition.features
+    final = replay(log)
+    assert [final.score(i) for i in range(len(scores))] == scores == log.end["scores"]
+    # translated to version 2: the deal holds no card order, each round reveals its own cards
+    assert log.events[0]["chance"].count(" ") == 1
+    assert sum(1 for e in log.events if e.get("chance", "").startswith("reveal ")) == 10
+    again = parse_log(log.text())
+    assert [replay(again).score(i) for i in range(len(scores))] == scores
+
+
+def test_a_version_1_log_of_an_unknown_edition_is_refused_in_one_line():
+    text = (GAMES / "v1/solo-random-seed11.jsonl").read_text(encoding="utf-8").replace("1bc5faf49f21", "0123456789ab", 1)
+    with pytest.raises(GameLogError) as error:
+        parse_log(text)
+    assert str(error.value) == (
+        'a version-1 log of the "standard" edition (fingerprint "0123456789ab"), which this papillon does not hold: '
+        "pass the edition file it was played with as --edition FILE"
+    )
 
 
 @pytest.mark.parametrize(("name", "scores"), GOLDEN.items())
@@ -74,10 +108,34 @@ def _golden_text() -> str:
     return (GAMES / "solo-greedy-seed12.jsonl").read_text(encoding="utf-8")
 
 
-def test_a_log_from_another_edition_is_refused():
+def test_a_log_replays_under_its_own_edition_whatever_edition_is_given():
     other = edition_from_toml("[rules]\nbutterfly_steps = 2\n")
-    with pytest.raises(GameLogError, match=r"played with the 'standard' edition .* pass the game's --edition FILE"):
-        parse_log(_golden_text(), other)
+    log = parse_log(_golden_text(), other)
+    assert log.edition.fingerprint == standard_edition().fingerprint
+    assert replay(log).score(0) == 33
+
+
+def test_a_log_played_under_a_house_edition_replays_after_the_standard_edition_changes():
+    house = edition_from_toml("[rules]\nbutterfly_steps = 2\nadjacency = 'orthogonal'\n")
+    _, log = play_game(8, [make_bot("greedy")], edition=house)
+    again = parse_log(log.text())  # no --edition: the log carries it
+    assert again.edition.rules.butterfly_steps == 2 and again.edition.fingerprint == house.fingerprint
+    assert replay(again).score(0) == log.end["scores"][0]
+
+
+def test_edited_edition_data_is_refused():
+    text = _golden_text().replace('"patch_min":3', '"patch_min":2', 1)
+    with pytest.raises(GameLogError, match=r"^line 1: header: the edition data does not match its fingerprint"):
+        parse_log(text)
+
+
+def test_a_log_with_more_players_than_the_edition_allows_is_refused_in_one_line():
+    header, *rest = _golden_text().splitlines()
+    data = json.loads(header)
+    data["players"] = [{"name": f"p{i}", "bot": None} for i in range(7)]
+    with pytest.raises(GameLogError) as error:
+        parse_log("\n".join([json.dumps(data), *rest]))
+    assert str(error.value) == "line 1: header: 7 players, but a game of the standard edition has at most 6"
 
 
 @pytest.mark.parametrize(

@@ -2,14 +2,23 @@
 
 The first line is a header::
 
-    {"format": "papillon-game-log", "version": 1, "seed": 17, "edition": "standard",
-     "fingerprint": "1bc5faf49f21", "players": [{"name": "Ann", "bot": null}]}
+    {"format": "papillon-game-log", "version": 2, "seed": 17, "edition": "standard",
+     "fingerprint": "bf3e7bc81d2a", "edition_data": {...}, "players": [{"name": "Ann", "bot": null}]}
 
-then one line per event, in order: ``{"chance": "roll 2 6 1"}`` for the deal
-and each roll, ``{"player": 0, "action": "plot C3"}`` for each decision, and,
-once the game is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with
-each final garden in notation.  :func:`replay` re-runs the events through the
-engine (so every decision is checked again) and compares the final gardens.
+``edition_data`` is the whole edition the game was played with, so the log
+replays after papillon's standard edition changes.  Then one line per event, in
+order: ``{"chance": "deal po,sh,bf,tr,ha,gz"}``, ``{"chance": "reveal 4.17.30"}``
+and ``{"chance": "roll 2 6 1"}`` for the deal and each round's cards and dice,
+``{"player": 0, "action": "plot C3"}`` for each decision, and, once the game
+is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with each final
+garden in notation.  :func:`replay` re-runs the events through the engine (so
+every decision is checked again) and compares the final gardens.
+
+A version-1 log (papillon before the rules revision: no edition data, the whole
+card order dealt at setup, gnome options by number) is read when its edition is
+known, the standard edition of that time (``editions/standard-v1.toml``) or the
+one given, and translated to version 2 event by event; otherwise it is refused
+with one line that says why.
 
 Randomness: the chance event number *k* of the game with seed *s* is drawn
 from ``random.Random`` seeded by :func:`derive_seed` ``(s, "chance", k)``, and
@@ -27,13 +36,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from papillon.edition import Edition, standard_edition
+from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.bots import Bot
-from papillon.engine.state import GameState, new_game
-from papillon.errors import IllegalActionError, PapillonError
+from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
+from papillon.errors import EditionError, IllegalActionError, PapillonError
 
 LOG_FORMAT = "papillon-game-log"
-LOG_VERSION = 1
+LOG_VERSION = 2
+READS_VERSIONS = (1, 2)
 
 
 class GameLogError(PapillonError, ValueError):
@@ -79,6 +89,7 @@ class GameLog:
             "seed": self.seed,
             "edition": self.edition.name,
             "fingerprint": self.edition.fingerprint,
+            "edition_data": self.edition.data,
             "players": self.players,
         }
 
@@ -158,8 +169,12 @@ def play_game(
 
 
 def parse_log(text: str, edition: Edition | None = None) -> GameLog:
-    """Read a log; GameLogError names the line of the first problem, or a wrong edition."""
-    edition = edition or standard_edition()
+    """Read a log; GameLogError names the line of the first problem, or an edition it cannot find.
+
+    A version-2 log carries its edition and is read under it (``edition`` is not used);
+    a version-1 log is read under ``edition`` or an earlier standard edition, whichever
+    it was played with (its fingerprint says), and translated to version 2.
+    """
     lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise GameLogError("empty file: expected a papillon game log")
@@ -167,28 +182,29 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     for number, line in lines:
         try:
             record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise GameLogError(f"not valid JSON ({error.msg}, column {error.colno})", number) from None
+        except (json.JSONDecodeError, RecursionError, ValueError) as error:
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply or a number too long"
+            raise GameLogError(f"not valid JSON ({reason})", number) from None
         if not isinstance(record, dict):
             raise GameLogError("expected a JSON object", number)
         records.append((number, record))
     number, header = records[0]
     if header.get("format") != LOG_FORMAT:
         raise GameLogError(f'not a papillon game log (expected "format": "{LOG_FORMAT}")', number)
-    if header.get("version") != LOG_VERSION:
-        raise GameLogError(f"unsupported log version {header.get('version')!r}: this papillon reads version {LOG_VERSION}", number)
-    if header.get("fingerprint") != edition.fingerprint:
-        raise GameLogError(
-            f"the game was played with the {header.get('edition')!r} edition (fingerprint {header.get('fingerprint')}), "
-            f"not the {edition.name!r} edition given (fingerprint {edition.fingerprint}): pass the game's --edition FILE"
-        )
+    version = header.get("version")
+    if version not in READS_VERSIONS or isinstance(version, bool):
+        raise GameLogError(f"unsupported log version {_short_value(version)}: this papillon reads versions 1 and 2", number)
+    played = _log_edition(header, edition or standard_edition(), number)
     seed = header.get("seed")
     players = header.get("players")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise GameLogError('header: "seed" must be a whole number', number)
     if not (isinstance(players, list) and players and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
         raise GameLogError('header: "players" must be a list of {"name": ..., "bot": ...}', number)
-    log = GameLog(seed, edition, players)
+    most = played.play.max_players
+    if len(players) > most:
+        raise GameLogError(f"header: {len(players)} players, but a game of the {played.name} edition has at most {most}", number)
+    log = GameLog(seed, played, players)
     for number, record in records[1:]:
         if log.end is not None:
             raise GameLogError("event after the end of the game", number)
@@ -200,7 +216,76 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
         else:
             expected = '{"chance": ...}, {"player": N, "action": ...} or {"end": ...}'
             raise GameLogError(f"expected {expected}, got {_short(record)}", number)
+    if version == 1:
+        _translate_v1(log)
     return log
+
+
+def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
+    """The edition a log was played with: its own data (version 2) or one whose fingerprint it names (version 1)."""
+    fingerprint = header.get("fingerprint")
+    if header.get("version") == 2:
+        try:
+            played = edition_from_data(header.get("edition_data"), "the log's edition_data")
+        except EditionError as error:
+            raise GameLogError(f"header: {error}", line) from None
+        if played.fingerprint != fingerprint:
+            raise GameLogError("header: the edition data does not match its fingerprint (the log was edited)", line)
+        return played
+    for candidate in (given, *earlier_standard_editions()):
+        if candidate.fingerprint == fingerprint:
+            return candidate
+    raise GameLogError(
+        f"a version-1 log of the {_short_value(header.get('edition'))} edition (fingerprint {_short_value(fingerprint)}), "
+        f"which this papillon does not hold: pass the edition file it was played with as --edition FILE"
+    )
+
+
+def _translate_v1(log: GameLog) -> None:
+    """Rewrite a version-1 log's events as version 2: the deal without the card order, each
+    round's cards as a ``reveal`` before its roll, gnome options by word (checked by playing them)."""
+    state = new_game(log.names, log.edition)
+    events: list[dict[str, Any]] = []
+    lines: list[int] = []
+    decks: list[list[int]] = []
+    rolls = 0
+    for event, line in zip(log.events, log.event_lines, strict=True):
+        todo = [dict(event)]
+        chance = event.get("chance")
+        if isinstance(chance, str) and chance.startswith("deal "):
+            words = chance.split()
+            cards = words[2].split(".") if len(words) == 3 else []
+            if not all(c.isascii() and c.isdigit() and len(c) < 4 for c in cards) or not cards:
+                raise GameLogError(f"a version-1 deal is 'deal <tiles> <cards>', got {_short_value(chance)}", line)
+            size = log.edition.deck_size
+            numbers = [int(c) for c in cards]
+            decks = [numbers[i * size : (i + 1) * size] for i in range(log.edition.decks)]
+            todo = [{"chance": f"deal {words[1]}"}]
+        elif isinstance(chance, str) and chance.startswith("roll") and state.stage == "reveal":
+            rolls += 1
+            if not decks or any(len(deck) < rolls for deck in decks):
+                raise GameLogError("a version-1 roll before the deal, or past the end of the decks", line)
+            todo = [{"chance": "reveal " + ".".join(str(deck[rolls - 1]) for deck in decks)}, dict(event)]
+        elif "action" in event and event["action"].startswith(GNOME_VERB + " ") and state.tasks:
+            number = event["action"].split(" ", 1)[1]
+            kind = state.tasks[-1][0]
+            options = log.edition.gnome if kind == "gnome" else log.edition.play.round_bonus
+            if number.isascii() and number.isdigit() and 1 <= int(number) <= len(options):
+                todo = [{"player": event["player"], "action": f"{GNOME_VERB} {gnome_slugs(options)[int(number) - 1]}"}]
+        for new in todo:
+            try:
+                state = state.apply(new["chance"] if "chance" in new else new["action"])
+            except IllegalActionError as error:
+                raise GameLogError(f"cannot translate this version-1 event: {error}", line) from None
+            events.append(new)
+            lines.append(line)
+    log.events = events
+    log.event_lines = lines
+
+
+def _short_value(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _is_event(record: dict[str, Any]) -> bool:
