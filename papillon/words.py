@@ -21,3 +21,67 @@ def noun(count: int, singular: str, plural_form: str | None = None) -> str:
     if count == 1:
         return singular
     return plural_form if plural_form is not None else singular + "s"
+
+
+# --------------------------------------------------------------------------- an edition's tiles and effects in words
+
+_COUNTED: dict[str, tuple[str, bool]] = {
+    # score.count: (the thing counted, whether it is counted around the tile)
+    "distinct_adjacent": ("different thing (flower colour, critter, feature or bramble)", True),
+    "adjacent_critters": ("critter", True),
+    "adjacent_flowers": ("{colour}flower", True),
+    "adjacent_fields": ("field", True),
+    "adjacent_brambles": ("bramble", True),
+    "adjacent_butterflies": ("filled butterfly space", True),
+    "patch_colours": ("colour that has a flower patch", False),
+    "flowers_with_butterfly": ("{colour}flower with a filled butterfly space", False),
+    "flowers": ("{colour}flower", False),
+    "patches": ("{colour}flower patch", False),
+    "enclosed_patches": ("enclosed {colour}flower patch", False),
+    "butterflies": ("filled butterfly space", False),
+    "brambles": ("bramble", False),
+    "fields": ("field", False),
+}
+
+_AROUND = {"king": "among its 8 surrounding plots", "orthogonal": "in the 4 plots beside it"}
+
+_PER = {
+    "adjacent_fields": ("field", True),
+    "adjacent_patches": ("flower patch", True),
+    "rows_with_flowers": ("row holding a flower", False),
+}
+
+
+def counted_text(count: str, colour: str | None = None, adjacency: str = "king") -> str:
+    """What a feature's ``score.count`` counts, as a noun phrase: ``'critter among its 8 surrounding plots'``."""
+    thing, around = _COUNTED[count]
+    thing = thing.format(colour=f"{colour} " if colour else "")
+    return f"{thing} {_AROUND[adjacency]}" if around else thing
+
+
+def score_text(points: int, count: str, colour: str | None = None, cap: int | None = None, adjacency: str = "king") -> str:
+    """A feature's end-game points in words: ``'2 points per critter among its 8 surrounding plots (max 8 points)'``."""
+    text = f"{plural(points, 'point')} per {counted_text(count, colour, adjacency)}"
+    return text + (f" (max {plural(cap, 'point')})" if cap is not None else "")
+
+
+def effect_text(action: str, count: int = 1, per: str | None = None, adjacency: str = "king") -> str:
+    """A gnome bonus or a tile's effect in words: ``'place 2 brick edges'``, ``'fill a space for each field ...'``."""
+    if action == "brick":
+        words = f"place {plural(count, 'brick edge')}"
+    elif action == "field":
+        words = f"add {plural(count, 'field')}"
+    else:
+        words = {
+            "fill": "fill a space",
+            "move": "move a butterfly",
+            "fill_or_move": "fill a space or move a butterfly",
+            "stamp_any": "stamp a flower of any colour",
+            "critter_fill": "fill one critter space",
+        }[action]
+        if count > 1:
+            words = f"{count} times: {words}"
+    if per:
+        thing, around = _PER[per]
+        words += f" for each {thing}" + (f" {_AROUND[adjacency]}" if around else "")
+    return words

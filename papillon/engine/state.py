@@ -154,7 +154,9 @@ class GameState:
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
             return _settle(_apply_chance(self, action))
         if action not in self.legal_actions():
-            raise IllegalActionError(_why_illegal(self, action))
+            from papillon.engine.text import why_illegal
+
+            raise IllegalActionError(why_illegal(self, action))
         return _settle(_apply(self, action))
 
     def sample_chance(self, rng: random.Random) -> str:
@@ -212,11 +214,15 @@ class GameState:
 
     def prompt(self) -> str:
         """What the game waits for, in one sentence."""
-        return _prompt(self)
+        from papillon.engine.text import prompt  # the words import the rules, not the other way round
+
+        return prompt(self)
 
     def describe(self, action: str) -> str:
         """What ``action`` does, for a person's ``?`` help."""
-        return _describe(self, action)
+        from papillon.engine.text import describe
+
+        return describe(self, action)
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "_legal")
@@ -441,7 +447,7 @@ def _auto(state: GameState) -> GameState | None:
         if moves or (fields and EMPTY in board.cells):
             return None
     elif kind in ("critter", "feature", "feature_at"):
-        if FIELD in board.cells:
+        if FIELD in board.cells and (kind != "feature" or state.display):
             return None
         if kind == "critter":
             code = task[1]
@@ -851,178 +857,10 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
     return state
 
 
-# --------------------------------------------------------------------------- words for people
+def __getattr__(name: str) -> Any:
+    # card_text, die_text and effect_text moved to papillon.engine.text; old imports keep working.
+    if name in ("card_text", "die_text", "effect_text"):
+        from papillon.engine import text
 
-_TASK_PROMPTS = {
-    "stamp": "stamp a {colour} flower: choose an empty plot",
-    "stamp_any": "stamp a flower of any colour: choose the colour",
-    "field": "add a field ({count} left): choose an empty plot",
-    "brick": "place brick edging ({count} left): choose an edge",
-    "move": "move a butterfly: choose the butterfly",
-    "move_from": "move the butterfly from {plot}: choose where it ends (straight line)",
-    "field_move": "add up to {count} field(s) and move a butterfly{moved}: choose a plot for a field or a butterfly to move",
-    "fill": "fill a space on the Fill sheet: choose the ladder or track",
-    "critter_fill": "fill one critter space: choose the ladder",
-    "critter": "you gained a {critter}: choose an empty field for it",
-    "gnome": "gnome bonus: choose one",
-    "bonus": "round bonus: choose one gnome bonus",
-    "feature": "add a feature: choose a tile from the display",
-    "feature_at": "draw the {feature}: choose an empty field",
-    "fill_or_move": "fill a space or move a butterfly: choose",
-    "bramble": "the die shows a bramble: choose a plot for it",
-}
-
-_COLOUR_NAMES = {code: name for name, code in COLOUR_CODE.items()}
-
-
-def _prompt(state: GameState) -> str:
-    name = state.game.players[state.current] if state.game.players else ""
-    if state.stage == "deal":
-        return "setup: deal the feature display and the garden decks"
-    if state.stage == "reveal":
-        return f"round {state.round}: reveal the cards"
-    if state.stage == "roll":
-        return f"round {state.round}: roll the dice"
-    if state.stage == "over":
-        return "the game is over"
-    if state.stage == "start":
-        return f"{name}: choose the starting field whose butterfly space you fill"
-    if not state.tasks:
-        if state.pair < 0:
-            return f"{name}: round {state.round}: choose a pair (card and die)"
-        return f"{name}: choose which part of pair {state.pair + 1} to resolve next"
-    task = state.tasks[-1]
-    kind = task[0]
-    text = _TASK_PROMPTS[kind]
-    values: dict[str, object] = {}
-    if kind == "stamp":
-        values["colour"] = _COLOUR_NAMES.get(str(task[1]), "?")
-    if kind in ("field", "brick"):
-        values["count"] = task[1]
-    if kind == "field_move":
-        values["count"] = task[1]
-        values["moved"] = "" if task[2] else " (moved already)"
-    if kind == "move_from":
-        values["plot"] = PLOT_NAMES[task[1]]
-    if kind == "critter":
-        values["critter"] = state.edition.occupant_name(str(task[1]))
-    if kind == "feature_at":
-        values["feature"] = state.edition.occupant_name(str(task[1]))
-    return f"{name}: {text.format(**values)}"
-
-
-def effect_text(effect: Effect) -> str:
-    """A gnome bonus or tile effect in words."""
-    words = {
-        "brick": f"place {effect.count} brick edging",
-        "field": f"add {effect.count} field" + ("s" if effect.count > 1 else ""),
-        "fill": "fill a space",
-        "move": "move a butterfly",
-        "fill_or_move": "fill a space or move a butterfly",
-        "stamp_any": "stamp a flower of any colour",
-        "critter_fill": "fill one critter space",
-    }[effect.action]
-    if effect.action not in ("brick", "field") and effect.count > 1:
-        words = f"{effect.count} × {words}"
-    if effect.per:
-        words += " for each " + effect.per.replace("_", " ").removesuffix("s").replace("rows with flower", "row with flowers")
-    return words
-
-
-def card_text(card: Card) -> str:
-    centres = {"stamp": f"stamp a {card.colour} flower", "move": "move a butterfly", "field_move": "add fields & move a butterfly"}
-    centre = centres[card.centre]
-    corner = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}[card.corner]
-    return f"{centre} | corner: {corner}"
-
-
-def die_text(face: DieFace) -> str:
-    text = f"{face.caterpillars} caterpillar" + ("s" if face.caterpillars != 1 else "")
-    extra = {"field": " + add a field", "fill": " + fill a space", "bramble": " + bramble"}
-    return text + extra.get(face.extra or "", "")
-
-
-def _describe(state: GameState, action: str) -> str:
-    verb, _, arg = action.partition(" ")
-    edition = state.edition
-    if verb == "pair":
-        i = int(arg) - 1
-        cards = state.cards()
-        dice = state.dice()
-        text = f"pair {arg}: {card_text(cards[i])}"
-        return text + (f"; die: {die_text(dice[i])}" if i < len(dice) else "")
-    if verb == "part":
-        card = state.cards()[state.pair]
-        if arg == "corner":
-            return f"the card's corner bonus: {card_text(card).split('corner: ')[1]}"
-        if arg == "centre":
-            return f"the card's centre action: {card_text(card).split(' | ')[0]}"
-        return f"the die: {die_text(state.dice()[state.pair])}"
-    if verb == GNOME_VERB:
-        kind = state.tasks[-1][0] if state.tasks else "gnome"
-        return effect_text(dict(_gnome_options(state, _board(state), kind))[arg])
-    if verb == "feature":
-        feature = edition.features[arg]
-        parts = [f"{feature.name} (type {feature.type})"]
-        if feature.on_place:
-            parts.append("when placed: " + ", then ".join(effect_text(e) for e in feature.on_place))
-        if feature.score:
-            s = feature.score
-            parts.append(f"scores {s.points} per {s.count.replace('_', ' ')}" + (f" (max {s.max})" if s.max is not None else ""))
-        return "; ".join(parts)
-    if verb == "fill":
-        board = _board(state)
-        tables = state.game.tables
-        if arg in tables.critter_codes:
-            i = tables.critters.index(arg)
-            return f"{edition.occupant_name(arg)} ladder: {board.ladders[i]}/{tables.ladders[i]} filled; the top bubble gains the critter"
-        if arg == "rondel":
-            return f"rondel petal {board.rondel + 1}: {edition.fill.rondel[board.rondel] or 'no icon'}"
-        i = tables.colours.index(arg)
-        icon = edition.fill.flower_track[board.tracks[i]] or "no icon"
-        return f"{arg} track bubble {board.tracks[i] + 1}: {icon.replace('_', ' ')}"
-    if verb == "skip":
-        return "decline this gain (it is lost)" if state.tasks else "skip"
-    if verb == "to":
-        start = state.tasks[-1][1]
-        mask = next(m for e, m in _moves(state, _board(state), start) if e == PLOT_BY_NAME[arg])
-        entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
-        return f"move to {arg}, filling the butterfly spaces of {entered}"
-    if verb == "plot":
-        cell = _board(state).cells[PLOT_BY_NAME[arg]]
-        return f"use plot {arg} (now {_cell_words(cell, edition)})"
-    if verb == "edge":
-        return f"draw a brick between {arg.replace('-', ' and ')}"
-    return action
-
-
-def _cell_words(code: str, edition: Edition) -> str:
-    if code in FLOWER_CODES:
-        return f"a {_COLOUR_NAMES[code]} flower"
-    return {EMPTY: "empty", FIELD: "an empty field", BRAMBLE: "a bramble"}.get(code) or f"a field with a {edition.occupant_name(code)}"
-
-
-def _why_illegal(state: GameState, action: object) -> str:
-    legal = state.legal_actions()
-    if not isinstance(action, str):
-        return f"an action is a string like {legal[0]!r}, got {action!r}" if legal else f"no action is possible: {state.prompt()}"
-    if not legal:
-        return f"{action!r}: no decision is possible now ({state.prompt()})"
-    verb, _, arg = action.partition(" ")
-    verbs = sorted({a.split(" ")[0] for a in legal})
-    head = f"{action!r} is not allowed: {state.prompt()}"
-    if verb not in verbs:
-        return f"{head}; expected {' or '.join(repr(v) for v in verbs)} (e.g. {legal[0]!r})"
-    if verb in ("plot", "from", "to", "start"):
-        if arg.upper() not in PLOT_BY_NAME:
-            return f"{head}; {arg!r} is not a plot (A1 to E5)"
-        if arg != arg.upper():
-            return f"{head}; write the plot in capitals: {verb} {arg.upper()}"
-        cell = _board(state).cells[PLOT_BY_NAME[arg]]
-        allowed = ", ".join(a.split(" ")[1] for a in legal if a.startswith(verb))
-        return f"{head}; {arg} is {_cell_words(cell, state.edition)}, not one of {allowed}"
-    if verb == "edge":
-        if arg not in EDGE_BY_NAME:
-            return f"{head}; {arg!r} is not an edge between two neighbouring plots (like B1-C1)"
-        return f"{head}; {arg} already has a brick" if _board(state).bricks >> EDGE_BY_NAME[arg] & 1 else head
-    return f"{head}; legal now: {', '.join(legal[:12])}{' ...' if len(legal) > 12 else ''}"
+        return getattr(text, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
