@@ -6,22 +6,26 @@ brief allows: the patch and region flood fills below do their own row/column ste
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections import Counter
 
+import oracle
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import STANDARD_CODES, any_gardens, edges, garden_of, gardens, ring, ring_gardens
 
 from papillon.edition import Edition, edition_from_toml, standard_edition
+from papillon.engine.evaluate import board_categories, board_score
+from papillon.engine.state import Board
 from papillon.errors import NotationError
-from papillon.garden import Garden, Ground
+from papillon.garden import Garden
 from papillon.geometry import enclosures
 from papillon.grid import EDGES, PLOTS, SIZE, SYMMETRIES, Edge, Plot, regions
 from papillon.notation import format_garden, from_json, parse, to_json
-from papillon.score import CATEGORIES, flower_groups, score
+from papillon.score import CATEGORIES, compact, score
 
 CI = settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 """A fixed profile for CI: enough examples to find a broken rule, the whole file in seconds."""
@@ -29,8 +33,33 @@ CI = settings(max_examples=250, deadline=None, suppress_health_check=[HealthChec
 EDITIONS = {
     "standard": standard_edition(),
     "border": edition_from_toml("[rules]\nborder_encloses = true\n"),
-    "king": edition_from_toml('[rules]\nadjacency = "king"\n'),
+    "orthogonal": edition_from_toml('[rules]\nadjacency = "orthogonal"\n'),
+    "reachable": edition_from_toml('[rules]\nenclosure = "reachable"\n'),
 }
+
+OPTIONS = {
+    "rules.adjacency": ('"king"', '"orthogonal"'),
+    "rules.enclosure": ('"encircled"', '"reachable"'),
+    "rules.border_encloses": ("false", "true"),
+    "scoring.feature_copies": ('"each"', '"best"'),
+}
+"""Every scoring option of the edition with both of its values (the others do not change a score)."""
+
+
+def _combination(values: tuple[str, ...]) -> Edition:
+    tables: dict[str, list[str]] = {}
+    for key, value in zip(OPTIONS, values, strict=True):
+        table, name = key.split(".")
+        tables.setdefault(table, []).append(f"{name} = {value}")
+    # one extra: a Pond counting orthogonally while the edition counts 8 plots, and brambles spoiling enclosures
+    tables["rules"].append('enclosure_forbids = ["empty", "field", "bramble"]' if values[1] == '"reachable"' else "patch_min = 3")
+    text = "".join(f"[{table}]\n" + "\n".join(lines) + "\n" for table, lines in tables.items())
+    if values[0] == '"king"':
+        text += '[features.po]\nadjacency = "orthogonal"\n'
+    return edition_from_toml(text)
+
+
+EVERY_COMBINATION = {" ".join(values): _combination(values) for values in itertools.product(*OPTIONS.values())}
 
 
 # --------------------------------------------------------------------------- independent helpers
@@ -66,24 +95,23 @@ def touches_border(plots: frozenset[Plot]) -> bool:
     return any(p % SIZE in (0, SIZE - 1) or p // SIZE in (0, SIZE - 1) for p in plots)
 
 
-def expected_patches(garden: Garden, border_encloses: bool = False) -> set[tuple[str, frozenset[Plot], bool]]:
-    """(colour, plots, enclosed) of every patch, by RULES.md §2.1-2.2 read literally."""
-    found = set()
-    done: set[Plot] = set()
+def expected_patches(garden: Garden, edition: Edition) -> set[tuple[str, frozenset[Plot], bool]]:
+    """(colour, plots, enclosed) of every patch, by RULES.md §2.1-2.2 read literally (tests/oracle.py)."""
+    return {(colour, frozenset(plots), enclosed) for colour, plots, enclosed in oracle.patches(garden, edition)}
+
+
+def flower_groups(garden: Garden) -> list[frozenset[Plot]]:
+    """Connected same-colour flowers of any size, never across a brick."""
+    groups, done = [], set()
     for p in PLOTS:
         cell = garden.cells[p]
         if p in done or not cell.is_flower:
             continue
         same = {q for q in PLOTS if garden.cells[q].is_flower and garden.cells[q].colour == cell.colour}
-        patch = flood(p, garden.bricks, same)
-        done |= patch
-        if len(patch) < 3:
-            continue
-        region = flood(p, garden.bricks)
-        spoiled = any(garden.cells[q].ground in (Ground.EMPTY, Ground.FIELD) for q in region)
-        open_to_border = touches_border(region) and not border_encloses
-        found.add((str(cell.colour), patch, not spoiled and not open_to_border))
-    return found
+        group = flood(p, garden.bricks, same)
+        done |= group
+        groups.append(group)
+    return groups
 
 
 def scored_patches(garden: Garden, edition: Edition) -> set[tuple[str, frozenset[Plot], bool]]:
@@ -170,10 +198,10 @@ def test_transformations_compose_back_to_the_garden(garden: Garden) -> None:
 
 
 @CI
-@given(st.one_of(ring_gardens(), gardens(with_meta=False)), st.sampled_from(["standard", "border"]))
-def test_a_patch_is_enclosed_iff_its_region_is_closed_and_holds_no_empty_or_field(garden: Garden, edition_name: str) -> None:
+@given(st.one_of(ring_gardens(), gardens(with_meta=False)), st.sampled_from(sorted(EDITIONS)))
+def test_a_patch_is_enclosed_iff_its_encircled_area_holds_no_empty_or_field(garden: Garden, edition_name: str) -> None:
     edition = EDITIONS[edition_name]
-    expected = expected_patches(garden, border_encloses=edition.rules.border_encloses)
+    expected = expected_patches(garden, edition)
     assert scored_patches(garden, edition) == expected
     categories = score(garden, edition).categories
     assert categories["patches"] == sum(len(plots) for _, plots, _ in expected)
@@ -185,7 +213,7 @@ def test_a_patch_is_enclosed_iff_its_region_is_closed_and_holds_no_empty_or_fiel
 def test_a_brick_never_merges_patches_nor_adds_flowers_to_them(garden: Garden, edge: Edge) -> None:
     assume(edge not in garden.bricks)
     after = garden.with_brick(edge)
-    groups_before = [plots for _, plots in flower_groups(garden)]
+    groups_before = flower_groups(garden)
     patches_before = [p.plots for p in score(garden).patches]
     patches_after = [p.plots for p in score(after).patches]
     for patch in patches_after:
@@ -203,6 +231,24 @@ def test_a_brick_never_changes_flowers_butterflies_critters_or_unique_features(g
     for category in ("flowers", "butterflies", "critters", "unique_features"):
         assert after[category] == before[category], category
     assert set(after) == set(before) == set(CATEGORIES)
+
+
+@CI
+@given(st.one_of(ring_gardens(), gardens(with_meta=False), any_gardens), st.sampled_from(sorted(EVERY_COMBINATION)))
+def test_the_scorer_agrees_with_the_oracle_under_every_option_combination(garden: Garden, options: str) -> None:
+    edition = EVERY_COMBINATION[options]
+    assert dict(score(garden, edition).categories) == oracle.categories(garden, edition)
+
+
+@CI
+@given(st.one_of(ring_gardens(), gardens(with_meta=False)), st.sampled_from(sorted(EVERY_COMBINATION)))
+def test_the_bots_evaluator_gives_the_scorers_points_under_every_option_combination(garden: Garden, options: str) -> None:
+    edition = EVERY_COMBINATION[options]
+    cells, bricks, butterflies = compact(garden)
+    board = Board(cells, bricks, butterflies, (0, 0, 0), (0, 0, 0, 0), 0, 0, ())
+    card = score(garden, edition)
+    assert board_categories(board, edition) == dict(card.categories)
+    assert board_score(board, edition) == card.total
 
 
 # --------------------------------------------------------------------------- shapely vs flood fill
@@ -226,6 +272,19 @@ def test_shapely_faces_are_the_closed_flood_fill_regions(bricks: frozenset[Edge]
     assert len(set(face_plots)) == len(face_plots)  # ...and no two faces the same ones
     for face in faces:
         assert face.polygon.area == pytest.approx(len(face.plots))
+
+
+@CI
+@given(brick_sets)
+def test_a_faces_exterior_ring_holds_its_region_and_the_pockets_it_surrounds(bricks: frozenset[Edge]) -> None:
+    for face in enclosures(bricks):
+        region = set(face.plots)
+        pockets: set[Plot] = set()
+        for start in set(PLOTS) - region:
+            pocket = oracle.flood(start, lambda q, r=region: q not in r, None)  # bricks ignored
+            if not touches_border(frozenset(pocket)):
+                pockets |= pocket
+        assert face.encircled == frozenset(region | pockets)
 
 
 @CI
