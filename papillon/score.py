@@ -16,7 +16,6 @@ from papillon.garden import Garden, Ground
 from papillon.geometry import Enclosure
 from papillon.grid import EDGE_INDEX, PLOTS, Plot, on_border, plot_name
 from papillon.rules import CATEGORIES, FeatureFound, PatchFound, evaluate, rule_tables
-from papillon.words import plural
 
 CATEGORY_TITLES = {
     "flowers": "Flowers",
@@ -168,7 +167,7 @@ def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
     walled = [p for p in spoilers if not face.region >> p & 1]
     why = f"its ring also holds {listed}" + (f" and {more} more" if more > 0 else "")
     if walled and len(walled) == len(spoilers):
-        why += f" (walled off inside the ring, still {plural(len(walled), 'part', 'parts')} of the encircled area)"
+        why += f" ({'walled off by its own bricks' if len(walled) == 1 else 'each walled off'}, but inside the ring all the same)"
     return Patch(colour, plots, None, why)
 
 

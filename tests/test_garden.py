@@ -54,3 +54,24 @@ def test_problems_are_states_that_parse_but_break_the_rules():
         "D1: 'zz' is not a critter or feature of the standard edition",
     ]
     assert Garden.empty().problems() == []
+
+
+def test_a_garden_with_the_old_birdhouse_code_is_refused_with_what_to_write():
+    from papillon.edition import earlier_standard_editions
+    from papillon.errors import NotationError
+
+    text = (
+        "papillon garden v1\n\n     A     B     C     D     E\n"
+        + " 1   bh    .     .     .     .\n"
+        + " 2   .     .     .     .     .\n" * 4
+    )
+    with pytest.raises(NotationError) as error:
+        Garden.from_notation(text)
+    assert error.value.message == "A1: 'bh' is not a code of the standard edition: the Birdhouse is the Bird Feeder: write bf"
+    with pytest.raises(NotationError) as error:
+        Garden.from_json({"format": "papillon-garden", "version": 1, "plots": [["bh*", ".", ".", ".", "."]] + [["."] * 5] * 4})
+    assert str(error.value).endswith(
+        "plots[0][0] (A1): 'bh*' is not a code of the standard edition: the Birdhouse is the Bird Feeder: write bf"
+    )
+    old = Garden.from_notation(text, earlier_standard_editions()[0])
+    assert old.cells[0].occupant == "bh", "a garden of the earlier edition still reads under it"
