@@ -60,11 +60,8 @@ def test_a_garden_with_the_old_birdhouse_code_is_refused_with_what_to_write():
     from papillon.edition import earlier_standard_editions
     from papillon.errors import NotationError
 
-    text = (
-        "papillon garden v1\n\n     A     B     C     D     E\n"
-        + " 1   bh    .     .     .     .\n"
-        + " 2   .     .     .     .     .\n" * 4
-    )
+    rows = "".join(f" {row}   .     .     .     .     .\n" for row in range(2, 6))
+    text = "papillon garden v1\n\n     A     B     C     D     E\n 1   bh    .     .     .     .\n" + rows
     with pytest.raises(NotationError) as error:
         Garden.from_notation(text)
     assert error.value.message == "A1: 'bh' is not a code of the standard edition: the Birdhouse is the Bird Feeder: write bf"
