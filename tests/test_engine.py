@@ -14,6 +14,22 @@ from papillon.engine.evaluate import board_categories, board_score
 from papillon.engine.log import bot_rng, chance_rng, derive_seed, game_seed
 from papillon.engine.state import Board, _evolve, _settle
 from papillon.engine.tables import EDGE_BY_NAME, PLOT_BY_NAME, tables_for
+from papillon.engine.tasks import (
+    AddBrick,
+    AddField,
+    ChooseFeature,
+    CritterFill,
+    FieldAndMove,
+    Fill,
+    FillOrMove,
+    GnomeBonus,
+    Move,
+    PlaceBramble,
+    PlaceCritter,
+    Stage,
+    Stamp,
+    StampAny,
+)
 from papillon.errors import IllegalActionError
 from papillon.score import score
 
@@ -105,7 +121,7 @@ class Watcher:
                 assert len(gained) == len(set(gained)), f"a critter gained twice: {gained}"
             for code, plot in new.critters[len(old.critters) :]:
                 assert plot == -1 or new.cells[plot] == code
-            pending = sum(1 for t in state.tasks if t[0] == "critter") if i == state.current else 0
+            pending = sum(1 for t in state.tasks if isinstance(t, PlaceCritter)) if i == state.current else 0
             assert self.gained[i] == len(new.critters) + pending, "every critter gained is placed, pending or lost"
             if new.cells != old.cells or new.bricks != old.bricks or new.butterflies != old.butterflies or self.steps % 17 == 0:
                 garden = new.garden()
@@ -126,7 +142,7 @@ def watched_game(seed: int, bots: list[str], edition=EDITION) -> GameState:
             chances += 1
         else:
             action = agents[state.player].choose(state, bot_rng(seed, decisions))
-            if state.tasks and state.tasks[-1] == ("bramble",) and not edition.rules.bramble_on_bramble:
+            if state.tasks and state.tasks[-1] == PlaceBramble() and not edition.rules.bramble_on_bramble:
                 garden = state.boards[state.player].cells
                 target = garden[PLOT_BY_NAME[action.split()[1]]]
                 assert target != "X" or set(garden) == {"X"}, "a bramble on a bramble while another plot exists"
@@ -237,14 +253,14 @@ def test_an_illegal_action_raises_and_changes_nothing(action, message):
 
 def test_illegal_plot_and_edge_say_why():
     state = with_board(rolled(dealt()), cells=cells(". . . . .  . . . F .  . R . . .  . F . . .  . . . . ."))
-    state = with_tasks(state, ("stamp", "B"))
+    state = with_tasks(state, Stamp("B"))
     with pytest.raises(IllegalActionError, match="B3 is a red flower, not one of A1"):
         state.apply("plot B3")
     with pytest.raises(IllegalActionError, match="'Z9' is not a plot"):
         state.apply("plot Z9")
     with pytest.raises(IllegalActionError, match="write the plot in capitals"):
         state.apply("plot a1")
-    state = with_board(with_tasks(rolled(dealt()), ("brick", 2, 1)), bricks=1 << EDGE_BY_NAME["A1-B1"])
+    state = with_board(with_tasks(rolled(dealt()), AddBrick(2, True)), bricks=1 << EDGE_BY_NAME["A1-B1"])
     with pytest.raises(IllegalActionError, match="A1-B1 already has a brick"):
         state.apply("edge A1-B1")
     with pytest.raises(IllegalActionError, match="not an edge"):
@@ -308,7 +324,7 @@ def test_the_deal_offers_every_display():
     none = edition_from_toml("[display]\nA = 0\nB = 0\nC = 0\nD = 0\n")
     state = new_game(("a",), none)
     assert state.chance_outcomes() == (("deal -", 1.0),)
-    state = with_tasks(rolled(state.apply("deal -").apply("start B4")), ("feature",))
+    state = with_tasks(rolled(state.apply("deal -").apply("start B4")), ChooseFeature())
     assert state.tasks == (), "a feature corner with an empty display is lost"
 
 
@@ -323,7 +339,7 @@ def test_setup_deals_the_display_of_seven_tiles():
     state = state.apply("start D2")
     assert state.player == 1 and state.boards[0].butterflies == 1 << PLOT_BY_NAME["D2"]
     state = state.apply("start B4")
-    assert state.stage == "reveal" and state.round == 1
+    assert state.stage is Stage.REVEAL and state.stage == "reveal" and state.round == 1
 
 
 def test_a_turn_and_the_even_round_bonus():
@@ -355,9 +371,9 @@ def test_the_die_caterpillars_gnome_and_bramble():
     state = with_board(rolled(dealt(), "roll 6 6 6"), caterpillars=2)  # 3 caterpillars + bramble
     state = run(state, "pair 1", "part die")
     assert state.boards[0].caterpillars == 5
-    assert state.tasks[-1] == ("gnome",), "space 4 gives a gnome bonus before the bramble"
+    assert state.tasks[-1] == GnomeBonus(), "space 4 gives a gnome bonus before the bramble"
     state = run(state, "gnome bricks", "edge A1-B1", "edge B1-C1")
-    assert state.tasks[-1] == ("bramble",) and "skip" not in state.legal_actions()
+    assert state.tasks[-1] == PlaceBramble() and "skip" not in state.legal_actions()
     state = run(state, "plot C3")
     assert state.boards[0].cells[12] == "X"
 
@@ -366,13 +382,13 @@ def test_a_full_caterpillar_track_takes_no_more():
     state = with_board(rolled(dealt(), "roll 6 6 6"), caterpillars=23)
     state = run(state, "pair 1", "part die")
     assert state.boards[0].caterpillars == 24
-    assert [t[0] for t in state.tasks] == ["bramble", "gnome"]
+    assert state.tasks == (PlaceBramble(), GnomeBonus())
 
 
 def test_bramble_overwrites_when_no_plot_is_empty():
     full = cells("R R R R R  B B B B B  Y Y Y Y Y  P P P P F  lb R R R R")
     state = with_board(rolled(dealt()), cells=full, butterflies=1)
-    state = with_tasks(state, ("bramble",))
+    state = with_tasks(state, PlaceBramble())
     assert len(state.legal_actions()) == 25
     state = state.apply("plot A1")
     assert state.boards[0].cells[0] == "X" and state.boards[0].butterflies & 1
@@ -380,22 +396,22 @@ def test_bramble_overwrites_when_no_plot_is_empty():
 
 def test_a_bramble_never_lands_on_a_bramble_while_another_plot_exists():
     full = cells("X X X X X  X X X X X  X X X X X  X X X X F  lb X X X X")
-    state = with_tasks(with_board(rolled(dealt()), cells=full), ("bramble",))
+    state = with_tasks(with_board(rolled(dealt()), cells=full), PlaceBramble())
     assert state.legal_actions() == ("plot E4", "plot A5")
-    every = with_tasks(with_board(rolled(dealt()), cells=("X",) * 25), ("bramble",))
+    every = with_tasks(with_board(rolled(dealt()), cells=("X",) * 25), PlaceBramble())
     assert len(every.legal_actions()) == 25, "every plot a bramble: then on a bramble"
     allowed = edition_from_toml("[rules]\nbramble_on_bramble = true\n")
-    state = with_tasks(with_board(rolled(dealt(edition=allowed)), cells=full), ("bramble",))
+    state = with_tasks(with_board(rolled(dealt(edition=allowed)), cells=full), PlaceBramble())
     assert len(state.legal_actions()) == 25
 
 
 def test_a_critter_without_an_empty_field_is_lost():
     no_field = cells(". . . . .  . . . . .  . . . . .  . po . . .  . . . . .")
     state = with_board(rolled(dealt()), cells=no_field, ladders=(2, 0, 0))
-    state = run(with_tasks(state, ("fill",)), "fill lb")
+    state = run(with_tasks(state, Fill()), "fill lb")
     assert state.boards[0].ladders == (3, 0, 0) and state.boards[0].critters == (("lb", -1),)
     state = with_board(state, cells=cells(". . . . .  . . . F .  . . . . .  . . . . .  . . . . ."), ladders=(2, 0, 0))
-    state = run(with_tasks(state, ("fill",)), "fill lb")
+    state = run(with_tasks(state, Fill()), "fill lb")
     assert state.legal_actions() == ("plot D2",), "a critter must be drawn: no skip"
     state = state.apply("plot D2")
     assert state.boards[0].cells[8] == "lb" and state.boards[0].critters[-1] == ("lb", 8)
@@ -403,19 +419,19 @@ def test_a_critter_without_an_empty_field_is_lost():
 
 def test_a_full_ladder_stays_full_unless_the_edition_repeats_them():
     state = with_board(rolled(dealt()), ladders=(3, 4, 0))
-    assert "fill lb" not in with_tasks(state, ("fill",)).legal_actions()
-    assert with_tasks(state, ("critter_fill",)).legal_actions() == ("fill bb", "fill hh", "skip")
+    assert "fill lb" not in with_tasks(state, Fill()).legal_actions()
+    assert with_tasks(state, CritterFill()).legal_actions() == ("fill bb", "fill hh", "skip")
     state = with_board(state, ladders=(3, 5, 7))
-    assert with_tasks(state, ("critter_fill",)).tasks == (), "no critter space left: the fill is lost"
+    assert with_tasks(state, CritterFill()).tasks == (), "no critter space left: the fill is lost"
     repeat = edition_from_toml("[fill]\nladders_repeat = true\n")
     state = with_board(rolled(dealt(edition=repeat)), ladders=(2, 0, 0))
-    state = run(with_tasks(state, ("fill",)), "fill lb")
-    assert state.boards[0].ladders == (0, 0, 0) and state.tasks[-1] == ("critter", "lb")
+    state = run(with_tasks(state, Fill()), "fill lb")
+    assert state.boards[0].ladders == (0, 0, 0) and state.tasks[-1] == PlaceCritter("lb")
 
 
 def test_a_gnome_option_that_cannot_be_carried_out_is_not_offered():
     full = cells("R R R R R  B B B B B  Y Y Y Y Y  P P P P F  lb R R R R")
-    state = with_tasks(with_board(rolled(dealt()), cells=full, butterflies=1, ladders=(3, 5, 7)), ("gnome",))
+    state = with_tasks(with_board(rolled(dealt()), cells=full, butterflies=1, ladders=(3, 5, 7)), GnomeBonus())
     assert state.legal_actions() == ("gnome move", "gnome bricks")
     state = with_board(state, bricks=(1 << 40) - 1)
     assert state.legal_actions() == ("gnome move",)
@@ -423,23 +439,23 @@ def test_a_gnome_option_that_cannot_be_carried_out_is_not_offered():
 
 def test_flower_track_icons_and_the_rondel():
     state = rolled(dealt())
-    state = run(with_tasks(state, ("fill",)), "fill red")
-    assert not state.tasks or state.tasks[-1] != ("stamp", "R"), "bubble 1 has no icon"
-    state = run(with_tasks(state, ("fill",)), "fill red")
-    assert state.tasks[-1] == ("stamp", "R") and state.legal_actions()[-1] == "skip"
+    state = run(with_tasks(state, Fill()), "fill red")
+    assert not state.tasks or state.tasks[-1] != Stamp("R"), "bubble 1 has no icon"
+    state = run(with_tasks(state, Fill()), "fill red")
+    assert state.tasks[-1] == Stamp("R") and state.legal_actions()[-1] == "skip"
     state = run(state, "plot A1", *(()))
-    state = run(with_tasks(state, ("fill",)), "fill red")
+    state = run(with_tasks(state, Fill()), "fill red")
     assert state.boards[0].caterpillars == 1, "bubble 3: a caterpillar"
-    assert "fill rondel" not in with_tasks(with_board(state, tracks=(6, 6, 6, 5)), ("fill",)).legal_actions()
+    assert "fill rondel" not in with_tasks(with_board(state, tracks=(6, 6, 6, 5)), Fill()).legal_actions()
     state = with_board(state, tracks=(6, 6, 6, 6))
-    state = with_tasks(state, ("fill",))
+    state = with_tasks(state, Fill())
     assert "fill rondel" in state.legal_actions() and "fill red" not in state.legal_actions()
     state = run(state, "fill rondel")
-    assert state.tasks[-1] == ("stamp_any",) and state.boards[0].rondel == 1
+    assert state.tasks[-1] == StampAny() and state.boards[0].rondel == 1
     state = run(state, "colour purple", "plot E5")
     assert state.boards[0].cells[24] == "P"
     state = with_board(state, rondel=4)
-    assert "fill rondel" not in with_tasks(state, ("fill",)).legal_actions()
+    assert "fill rondel" not in with_tasks(state, Fill()).legal_actions()
 
 
 @pytest.mark.parametrize(
@@ -447,18 +463,18 @@ def test_flower_track_icons_and_the_rondel():
 )
 def test_when_the_rondel_opens_is_edition_data(after, tracks, open_):
     edition = edition_from_toml(f'[fill]\nrondel_after = "{after}"\n')
-    state = with_tasks(with_board(rolled(dealt(edition=edition)), tracks=tracks), ("fill",))
+    state = with_tasks(with_board(rolled(dealt(edition=edition)), tracks=tracks), Fill())
     assert ("fill rondel" in state.legal_actions()) is open_
     assert "fill blue" in state.legal_actions()
 
 
 def test_shed_places_three_bricks_and_a_field():
-    state = with_tasks(rolled(dealt()), ("feature",))
+    state = with_tasks(rolled(dealt()), ChooseFeature())
     state = run(state, "feature sh", "plot B4")
     assert state.boards[0].cells[16] == "sh"
-    assert state.tasks[-1] == ("brick", 3, 0)
+    assert state.tasks[-1] == AddBrick(3, False)
     state = run(state, "edge A1-B1", "edge B1-C1", "edge C1-D1")
-    assert state.tasks[-1] == ("field", 1, 0)
+    assert state.tasks[-1] == AddField(1, False)
     state = run(state, "plot A1")
     assert state.boards[0].bricks.bit_count() == 3 and state.boards[0].cells[0] == "F"
 
@@ -466,22 +482,22 @@ def test_shed_places_three_bricks_and_a_field():
 def test_tree_fills_per_field_and_patch_among_its_eight_surrounding_plots():
     garden = cells(". . F . .  . . . F .  R R R F F  . F . . B  . . . B B")
     state = with_board(rolled(dealt()), cells=garden)
-    state = run(with_tasks(state, ("feature",)), "feature tr", "plot D3")
+    state = run(with_tasks(state, ChooseFeature()), "feature tr", "plot D3")
     # D3's 8 neighbours: C2 ., D2 F, E2 ., C3 red patch A3-C3, E3 F, C4 ., D4 ., E4 blue patch E4-D5-E5
     # (C1 is a field two rows up, B4 a field two columns left: neither counts)
-    assert [t for t in state.tasks if t == ("fill",)] == [("fill",)] * 4
+    assert [t for t in state.tasks if t == Fill()] == [Fill()] * 4
     orthogonal = edition_from_toml('[features.tr]\nadjacency = "orthogonal"\n')
     state = with_board(rolled(dealt(edition=orthogonal)), cells=garden)
-    state = run(with_tasks(state, ("feature",)), "feature tr", "plot D3")
+    state = run(with_tasks(state, ChooseFeature()), "feature tr", "plot D3")
     # D2 F, E3 F, C3 red patch, D4 empty
-    assert [t for t in state.tasks if t == ("fill",)] == [("fill",)] * 3
+    assert [t for t in state.tasks if t == Fill()] == [Fill()] * 3
 
 
 def test_foot_path_offers_fill_or_move_per_row_with_flowers():
     garden = cells("R . . . .  . . . F .  . . . . .  . F . . P  . . . . Y")
     state = with_board(rolled(dealt()), cells=garden, butterflies=1 << 16)
-    state = run(with_tasks(state, ("feature",)), "feature fp", "plot D2")
-    assert [t for t in state.tasks if t == ("fill_or_move",)] == [("fill_or_move",)] * 3
+    state = run(with_tasks(state, ChooseFeature()), "feature fp", "plot D2")
+    assert [t for t in state.tasks if t == FillOrMove()] == [FillOrMove()] * 3
     state = run(state, "choose move", "from B4", "to B2")
     assert state.boards[0].butterflies == (1 << 16) | (1 << 11) | (1 << 6)
     state = run(state, "choose fill", "fill hh", "skip")
@@ -490,24 +506,24 @@ def test_foot_path_offers_fill_or_move_per_row_with_flowers():
 
 def test_feature_with_no_empty_field_is_lost():
     state = with_board(rolled(dealt()), cells=cells(". . . . .  . . . lb .  . . . . .  . bb . . .  . . . . ."))
-    assert with_tasks(state, ("feature",)).tasks == ()
-    assert with_tasks(state, ("stamp", "R")).tasks == (("stamp", "R"),)
+    assert with_tasks(state, ChooseFeature()).tasks == ()
+    assert with_tasks(state, Stamp("R")).tasks == (Stamp("R"),)
     full = with_board(state, cells=("R",) * 25)
-    assert with_tasks(full, ("stamp", "R")).tasks == (), "a stamp with no empty plot is lost"
-    assert with_tasks(full, ("field", 2, 1)).tasks == ()
+    assert with_tasks(full, Stamp("R")).tasks == (), "a stamp with no empty plot is lost"
+    assert with_tasks(full, AddField(2, True)).tasks == ()
 
 
 def test_field_and_move_in_any_order():
     state = rolled(dealt(), "roll 1 1 1")
-    state = with_tasks(state, ("field_move", 2, 1))
+    state = with_tasks(state, FieldAndMove(2, 1))
     state = run(state, "plot A1", "from B4", "to B1")
-    assert state.tasks[-1] == ("field_move", 1, 0)
+    assert state.tasks[-1] == FieldAndMove(1, 0)
     state = run(state, "plot E5")
     assert state.tasks == () and state.boards[0].cells[24] == "F"
 
 
 def test_butterfly_moves_straight_within_the_garden():
-    state = with_tasks(rolled(dealt()), ("move",))
+    state = with_tasks(rolled(dealt()), Move())
     assert state.legal_actions() == ("from B4", "skip")
     state = state.apply("from B4")
     assert set(state.legal_actions()) == {"to B3", "to B2", "to B1", "to C4", "to D4", "to E4", "to B5", "to A4"}
@@ -516,11 +532,11 @@ def test_butterfly_moves_straight_within_the_garden():
 
 def test_butterfly_steps_over_filled_spaces_count_unless_the_edition_says_new():
     flies = sum(1 << PLOT_BY_NAME[p] for p in ("A1", "B1", "C1"))
-    state = with_tasks(with_board(rolled(dealt()), butterflies=flies), ("move",))
+    state = with_tasks(with_board(rolled(dealt()), butterflies=flies), Move())
     state = state.apply("from A1")
     assert set(state.legal_actions()) == {"to B1", "to C1", "to D1", "to A2", "to A3", "to A4"}
     new = edition_from_toml('[rules]\nbutterfly_counts = "new"\n')
-    state = with_tasks(with_board(rolled(dealt(edition=new)), butterflies=flies), ("move",))
+    state = with_tasks(with_board(rolled(dealt(edition=new)), butterflies=flies), Move())
     state = state.apply("from A1")
     # east: B1 C1 filled, then D1 E1 new (2 new, the edge stops it); south: A2 A3 A4 new
     assert set(state.legal_actions()) == {"to D1", "to E1", "to A2", "to A3", "to A4"}
@@ -529,11 +545,11 @@ def test_butterfly_steps_over_filled_spaces_count_unless_the_edition_says_new():
 
 def test_without_declining_a_stamp_cannot_be_skipped():
     edition = edition_from_toml("[play]\ndecline_gains = false\n")
-    state = with_tasks(rolled(dealt(edition=edition)), ("stamp", "R"))
+    state = with_tasks(rolled(dealt(edition=edition)), Stamp("R"))
     assert "skip" not in state.legal_actions()
-    state = with_tasks(rolled(dealt(edition=edition)), ("brick", 2, 1))
+    state = with_tasks(rolled(dealt(edition=edition)), AddBrick(2, True))
     assert "skip" in state.legal_actions(), "corner bricks are 'up to 2'"
-    state = with_tasks(rolled(dealt(edition=edition)), ("brick", 3, 0))
+    state = with_tasks(rolled(dealt(edition=edition)), AddBrick(3, False))
     assert "skip" not in state.legal_actions(), "a Shed's bricks are not"
 
 
@@ -563,7 +579,7 @@ def test_prompts_and_descriptions_read_well():
     assert "die: 2 caterpillars + bramble" in state.describe("pair 1")
     state = run(state, "pair 1")
     assert state.describe("part die") == "the die: 2 caterpillars + bramble"
-    state = with_tasks(state, ("feature",))
+    state = with_tasks(state, ChooseFeature())
     assert "Shed" in state.describe("feature sh") and "place 3 brick edges" in state.describe("feature sh")
     assert "decline" in state.describe("skip")
 

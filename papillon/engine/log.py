@@ -39,6 +39,7 @@ from typing import Any
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
+from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, IllegalActionError, PapillonError
 
 LOG_FORMAT = "papillon-game-log"
@@ -268,8 +269,8 @@ def _translate_v1(log: GameLog) -> None:
             todo = [{"chance": "reveal " + ".".join(str(deck[rolls - 1]) for deck in decks)}, dict(event)]
         elif "action" in event and event["action"].startswith(GNOME_VERB + " ") and state.tasks:
             number = event["action"].split(" ", 1)[1]
-            kind = state.tasks[-1][0]
-            options = log.edition.gnome if kind == "gnome" else log.edition.play.round_bonus
+            task = state.tasks[-1]
+            options = log.edition.play.round_bonus if isinstance(task, GnomeBonus) and task.round_bonus else log.edition.gnome
             if number.isascii() and number.isdigit() and 1 <= int(number) <= len(options):
                 todo = [{"player": event["player"], "action": f"{GNOME_VERB} {gnome_slugs(options)[int(number) - 1]}"}]
         for new in todo:

@@ -42,6 +42,26 @@ from papillon.engine.tables import (
     Tables,
     tables_for,
 )
+from papillon.engine.tasks import (
+    CHANCE_STAGES,
+    AddBrick,
+    AddField,
+    ChooseFeature,
+    CritterFill,
+    FieldAndMove,
+    Fill,
+    FillOrMove,
+    GnomeBonus,
+    Move,
+    MoveFrom,
+    PlaceBramble,
+    PlaceCritter,
+    PlaceFeature,
+    Stage,
+    Stamp,
+    StampAny,
+    Task,
+)
 from papillon.errors import IllegalActionError
 from papillon.garden import Cell, Garden
 from papillon.grid import ADJACENCIES, EDGES, PLOTS
@@ -49,15 +69,7 @@ from papillon.rules import is_field, patches
 from papillon.score import ScoreCard, score
 from papillon.words import plural
 
-CHANCE_STAGES = ("deal", "reveal", "roll")
 PARTS = ("corner", "centre", "die")
-UP_TO = 1
-"""Flag of a brick or field task the player may stop at any time ("up to 2 edges")."""
-EXACT = 0
-"""Flag of a brick or field task that is a gain like any other (declined only if the edition allows)."""
-
-Task = tuple[Any, ...]
-"""A pending piece of work of the current player: ``(kind, args...)``; the last one is on top."""
 
 
 class Board(NamedTuple):
@@ -100,13 +112,14 @@ class Game:
 class GameState:
     """A moment of a game.  Build the first one with :func:`new_game`.
 
-    ``stage`` is ``"deal"``, ``"reveal"`` and ``"roll"`` (chance nodes), ``"start"`` (each
-    player fills their first butterfly), ``"bonus"`` (the round bonus),
-    ``"turn"`` (a player takes and resolves a pair) or ``"over"``.
+    ``stage`` is a :class:`~papillon.engine.tasks.Stage`: ``DEAL``, ``REVEAL`` and ``ROLL``
+    (chance nodes), ``START`` (each player fills their first butterfly), ``BONUS`` (the
+    round bonus), ``TURN`` (a player takes and resolves a pair) or ``OVER``.  ``tasks`` is
+    the current player's pending work (:mod:`papillon.engine.tasks`), the last on top.
     """
 
     game: Game
-    stage: str
+    stage: Stage
     round: int
     current: int
     boards: tuple[Board, ...]
@@ -124,7 +137,7 @@ class GameState:
     # -- the OpenSpiel surface ----------------------------------------------------
 
     def is_over(self) -> bool:
-        return self.stage == "over"
+        return self.stage is Stage.OVER
 
     def is_chance(self) -> bool:
         """Whether the next action is chance (the deal, a round's cards or its roll), not a player's decision."""
@@ -137,7 +150,7 @@ class GameState:
     @property
     def player(self) -> int:
         """The player who decides next (-1 at chance nodes and at the end)."""
-        return -1 if self.stage in CHANCE_STAGES or self.stage == "over" else self.current
+        return -1 if self.stage in CHANCE_STAGES or self.stage is Stage.OVER else self.current
 
     def legal_actions(self) -> tuple[str, ...]:
         """The decisions the current player may take (empty at chance nodes and at the end)."""
@@ -161,12 +174,12 @@ class GameState:
 
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
-        if self.stage == "deal":
+        if self.stage is Stage.DEAL:
             return _sample_deal(self.game, rng)
-        if self.stage == "reveal":
+        if self.stage is Stage.REVEAL:
             unseen = [c for c in range(len(self.edition.cards)) if not self.seen >> c & 1]
             return "reveal " + ".".join(map(str, rng.sample(unseen, self.edition.decks)))
-        if self.stage == "roll":
+        if self.stage is Stage.ROLL:
             faces = len(self.edition.die_faces)
             return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
@@ -178,15 +191,15 @@ class GameState:
         (tens of thousands: iterate, do not print); the deal every display of the edition.
         """
         edition = self.edition
-        if self.stage == "roll":
+        if self.stage is Stage.ROLL:
             faces = range(1, len(edition.die_faces) + 1)
             rolls = list(itertools.product(faces, repeat=edition.dice))
             return tuple(("roll " + " ".join(map(str, r)), 1 / len(rolls)) for r in rolls)
-        if self.stage == "reveal":
+        if self.stage is Stage.REVEAL:
             unseen = [c for c in range(len(edition.cards)) if not self.seen >> c & 1]
             draws = list(itertools.permutations(unseen, edition.decks))
             return tuple(("reveal " + ".".join(map(str, d)), 1 / len(draws)) for d in draws)
-        if self.stage == "deal":
+        if self.stage is Stage.DEAL:
             choices = [list(itertools.combinations(tiles, count)) for tiles, count in _display_choices(self.game)]
             displays = list(itertools.product(*choices))
             return tuple((_deal_text([c for part in d for c in part], edition), 1 / len(displays)) for d in displays)
@@ -277,7 +290,7 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
         critters=(),
     )
     game = Game(edition, tuple(players), tables)
-    return GameState(game, "deal", 0, 0, (board,) * len(players))
+    return GameState(game, Stage.DEAL, 0, 0, (board,) * len(players))
 
 
 def _display_choices(game: Game) -> list[tuple[list[str], int]]:
@@ -310,7 +323,7 @@ def _sample_deal(game: Game, rng: random.Random) -> str:
 def _apply_chance(state: GameState, action: str) -> GameState:
     edition = state.edition
     words = action.split()
-    if state.stage == "deal":
+    if state.stage is Stage.DEAL:
         if len(words) != 2 or words[0] != "deal":
             raise IllegalActionError(f"expected the deal ('deal <tiles>', like 'deal po,sh,bf'), got {action!r}")
         display = () if words[1] == NO_TILES else tuple(words[1].split(","))
@@ -320,8 +333,8 @@ def _apply_chance(state: GameState, action: str) -> GameState:
             shown = [code for code in display if code in tiles]
             if len(shown) != count:
                 raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
-        return _evolve(state, stage="start", current=0, display=display)
-    if state.stage == "reveal":
+        return _evolve(state, stage=Stage.START, current=0, display=display)
+    if state.stage is Stage.REVEAL:
         cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
         picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
         count = len(edition.cards)
@@ -338,7 +351,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         seen = state.seen
         for c in picked:
             seen |= 1 << c
-        return _evolve(state, stage="roll", revealed=tuple(picked), seen=seen)
+        return _evolve(state, stage=Stage.ROLL, revealed=tuple(picked), seen=seen)
     faces = len(edition.die_faces)
     if (
         len(words) != edition.dice + 1
@@ -348,7 +361,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
         raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {_short(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
-    return _evolve(state, stage="turn", current=0, roll=roll, pair=-1, parts=_parts(state))
+    return _evolve(state, stage=Stage.TURN, current=0, roll=roll, pair=-1, parts=_parts(state))
 
 
 def _parts(state: GameState) -> tuple[str, ...]:
@@ -363,10 +376,13 @@ def _short(text: str) -> str:
 def _begin_round(state: GameState, number: int) -> GameState:
     rules = state.edition.rules
     if number > rules.rounds:
-        return _evolve(state, stage="over", round=rules.rounds, current=0, pair=-1, parts=(), tasks=())
+        return _evolve(state, stage=Stage.OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=())
     if number in rules.bonus_rounds:
-        return _evolve(state, stage="bonus", round=number, current=0, pair=-1, parts=(), tasks=(("bonus",),), roll=(), revealed=())
-    return _evolve(state, stage="reveal", round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=())
+        return _evolve(state, stage=Stage.BONUS, round=number, current=0, pair=-1, parts=(), tasks=(ROUND_BONUS,), roll=(), revealed=())
+    return _evolve(state, stage=Stage.REVEAL, round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=())
+
+
+ROUND_BONUS = GnomeBonus(round_bonus=True)
 
 
 # --------------------------------------------------------------------------- the flow
@@ -376,7 +392,7 @@ def _settle(state: GameState) -> GameState:
     """Resolve everything that needs no decision, up to the next decision or chance node."""
     while True:
         stage = state.stage
-        if stage in CHANCE_STAGES or stage == "over":
+        if stage in CHANCE_STAGES or stage is Stage.OVER:
             return state
         if state.tasks:
             resolved = _auto(state)
@@ -385,16 +401,16 @@ def _settle(state: GameState) -> GameState:
             state = resolved
             continue
         players = len(state.boards)
-        if stage == "start":
+        if stage is Stage.START:
             if state.boards[state.current].butterflies == 0:
                 return state
             state = _evolve(state, current=state.current + 1) if state.current + 1 < players else _begin_round(state, 1)
             continue
-        if stage == "bonus":
+        if stage is Stage.BONUS:
             if state.current + 1 < players:
-                state = _evolve(state, current=state.current + 1, tasks=(("bonus",),))
+                state = _evolve(state, current=state.current + 1, tasks=(ROUND_BONUS,))
             else:
-                state = _evolve(state, stage="reveal", current=0)
+                state = _evolve(state, stage=Stage.REVEAL, current=0)
             continue
         # stage == "turn"
         if state.pair < 0:
@@ -429,43 +445,40 @@ def _empty_fields(cells: tuple[str, ...]) -> list[int]:
 
 
 def _auto(state: GameState) -> GameState | None:
-    """Resolve the top task if it offers no decision (a gain with nowhere to go is lost)."""
+    """Resolve the top task if it offers no decision (a gain with nowhere to go is lost, RULES §6.9)."""
     task = state.tasks[-1]
-    kind = task[0]
     board = _board(state)
     rest = state.tasks[:-1]
-    if kind in ("stamp", "stamp_any"):
-        if EMPTY in board.cells:
-            return None
-    elif kind in ("field", "brick"):
-        count = task[1]
-        assert isinstance(count, int)
-        if count > 0 and (EMPTY in board.cells if kind == "field" else board.bricks != (1 << len(EDGES)) - 1):
-            return None
-    elif kind == "field_move":
-        fields, moves = task[1], task[2]
-        if moves or (fields and EMPTY in board.cells):
-            return None
-    elif kind in ("critter", "feature", "feature_at"):
-        if FIELD in board.cells and (kind != "feature" or state.display):
-            return None
-        if kind == "critter":
-            code = task[1]
-            assert isinstance(code, str)
+    match task:
+        case Stamp() | StampAny():
+            possible = EMPTY in board.cells
+        case AddField(count=count):
+            possible = count > 0 and EMPTY in board.cells
+        case AddBrick(count=count):
+            possible = count > 0 and board.bricks != ALL_EDGES
+        case FieldAndMove(fields=fields, moves=moves):
+            possible = bool(moves and _move_sources(state, board)) or bool(fields and EMPTY in board.cells)
+        case ChooseFeature():
+            possible = FIELD in board.cells and bool(state.display)
+        case PlaceFeature():
+            possible = FIELD in board.cells
+        case PlaceCritter(code=code):
+            if FIELD in board.cells:
+                return None
             board = board._replace(critters=(*board.critters, (code, -1)))
             return _with_board(state, board, rest)
-    elif kind in ("fill", "critter_fill"):
-        if _fill_targets(state.game.tables, board, kind == "fill"):
-            return None
-    elif kind == "move":
-        if _move_sources(state, board):
-            return None
-    elif kind in ("gnome", "bonus"):
-        if _gnome_options(state, board, kind):
-            return None
-    else:
-        return None
-    return _evolve(state, tasks=rest)
+        case Fill() | CritterFill():
+            possible = bool(_fill_targets(state.game.tables, board, isinstance(task, Fill)))
+        case Move():
+            possible = bool(_move_sources(state, board))
+        case GnomeBonus():
+            possible = bool(_gnome_options(state, board, task))
+        case _:
+            possible = True
+    return None if possible else _evolve(state, tasks=rest)
+
+
+ALL_EDGES = (1 << len(EDGES)) - 1
 
 
 def _start_part(state: GameState, part: str) -> GameState:
@@ -475,17 +488,17 @@ def _start_part(state: GameState, part: str) -> GameState:
     if part == "corner":
         corner = edition.cards[state.revealed[state.pair]].corner
         task: Task = (
-            ("feature",) if corner == "feature" else ("brick", edition.rules.corner_bricks, UP_TO) if corner == "brick" else ("fill",)
+            ChooseFeature() if corner == "feature" else AddBrick(edition.rules.corner_bricks, True) if corner == "brick" else Fill()
         )
         return _evolve(state, parts=parts, tasks=(*tasks, task))
     if part == "centre":
         card = edition.cards[state.revealed[state.pair]]
         if card.centre == "stamp":
-            task = ("stamp", COLOUR_CODE[card.colour or ""])
+            task = Stamp(COLOUR_CODE[card.colour or ""])
         elif card.centre == "move":
-            task = ("move",)
+            task = Move()
         else:
-            task = ("field_move", edition.rules.centre_fields, 1)
+            task = FieldAndMove(edition.rules.centre_fields, 1)
         return _evolve(state, parts=parts, tasks=(*tasks, task))
     # the die
     state = _evolve(state, parts=parts)
@@ -494,11 +507,11 @@ def _start_part(state: GameState, part: str) -> GameState:
     face = edition.die_faces[state.roll[state.pair]]
     extra: tuple[Task, ...] = ()
     if face.extra == "field":
-        extra = (("field", 1, EXACT),)
+        extra = (AddField(1, False),)
     elif face.extra == "fill":
-        extra = (("fill",),)
+        extra = (Fill(),)
     elif face.extra == "bramble":
-        extra = (("bramble",),)
+        extra = (PlaceBramble(),)
     if edition.play.die_order == "caterpillars_first":
         state = _evolve(state, tasks=state.tasks + extra)
         return _caterpillars(state, face.caterpillars)
@@ -517,7 +530,7 @@ def _caterpillars(state: GameState, count: int) -> GameState:
             break  # a full track takes no more caterpillars
         position += 1
         if position in state.game.tables.gnome_spaces:
-            gnomes.append(("gnome",))
+            gnomes.append(GnomeBonus())
     if position == board.caterpillars:
         return state
     return _with_board(state, board._replace(caterpillars=position), state.tasks + tuple(gnomes))
@@ -533,11 +546,23 @@ def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: s
         times = effect.count * (_per(state, effect.per, plot, code) if effect.per else 1)
         if times <= 0:
             continue
-        if effect.action in ("brick", "field"):
-            tasks.append((effect.action, times, EXACT))
+        if effect.action == "brick":
+            tasks.append(AddBrick(times, False))
+        elif effect.action == "field":
+            tasks.append(AddField(times, False))
         else:
-            tasks += [(effect.action,)] * times
+            tasks += [_EFFECT_TASKS[effect.action]] * times
     return tuple(reversed(tasks))
+
+
+_EFFECT_TASKS: dict[str, Task] = {
+    "fill": Fill(),
+    "move": Move(),
+    "fill_or_move": FillOrMove(),
+    "stamp_any": StampAny(),
+    "critter_fill": CritterFill(),
+}
+"""The task of each effect action that takes no count (``brick`` and ``field`` do)."""
 
 
 def _per(state: GameState, per: str, plot: int, code: str) -> int:
@@ -589,11 +614,11 @@ def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[str]:
 
 def _legal_actions(state: GameState) -> tuple[str, ...]:
     stage = state.stage
-    if stage in ("deal", "roll", "over"):
+    if stage in CHANCE_STAGES or stage is Stage.OVER:
         return ()
     board = _board(state)
     cells = board.cells
-    if stage == "start":
+    if stage is Stage.START:
         return tuple(START_ACTIONS[p] for p in state.edition.rules.starting_fields if cells[p] in state.game.tables.field_codes)
     if not state.tasks:
         if state.pair < 0:
@@ -601,49 +626,44 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         return tuple(f"part {part}" for part in state.parts)
     decline = state.edition.play.decline_gains
     task = state.tasks[-1]
-    kind = task[0]
     skip = (SKIP,) if decline else ()
-    if kind == "stamp":
-        return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *skip)
-    if kind == "stamp_any":
-        return (*(f"colour {name}" for name in state.game.tables.colours), *skip)
-    if kind == "field":
-        return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *(skip or (SKIP,) * task[2]))
-    if kind == "brick":
-        bricks = board.bricks
-        return (*(EDGE_ACTIONS[i] for i in range(len(EDGES)) if not bricks >> i & 1), *(skip or (SKIP,) * task[2]))
-    if kind == "move":
-        return (*_move_sources(state, board), *skip)
-    if kind == "move_from":
-        plot = task[1]
-        assert isinstance(plot, int)
-        return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, plot))
-    if kind == "field_move":
-        fields, moves = task[1], task[2]
-        actions: list[str] = []
-        if fields:
-            actions += [PLOT_ACTIONS[p] for p in _empties(cells)]
-        if moves:
-            actions += _move_sources(state, board)
-        if decline or not moves or len(actions) == 0:
-            actions.append(SKIP)
-        return tuple(actions)
-    if kind == "fill":
-        return (*_fill_targets(state.game.tables, board, True), *skip)
-    if kind == "critter_fill":
-        return (*_fill_targets(state.game.tables, board, False), *skip)
-    if kind == "critter":
-        return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
-    if kind in ("gnome", "bonus"):
-        return tuple(GNOME_VERB + " " + slug for slug, _ in _gnome_options(state, board, kind))
-    if kind == "feature":
-        return (*(f"feature {code}" for code in state.display), *skip)
-    if kind == "feature_at":
-        return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
-    if kind == "fill_or_move":
-        return ("choose fill", "choose move", *skip)
-    if kind == "bramble":
-        return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
+    match task:
+        case Stamp():
+            return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *skip)
+        case StampAny():
+            return (*(f"colour {name}" for name in state.game.tables.colours), *skip)
+        case AddField(up_to=up_to):
+            return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *(skip or (SKIP,) * up_to))
+        case AddBrick(up_to=up_to):
+            bricks = board.bricks
+            return (*(EDGE_ACTIONS[i] for i in range(len(EDGES)) if not bricks >> i & 1), *(skip or (SKIP,) * up_to))
+        case Move():
+            return (*_move_sources(state, board), *skip)
+        case MoveFrom(plot=plot):
+            return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, plot))
+        case FieldAndMove(fields=fields, moves=moves):
+            actions: list[str] = []
+            if fields:
+                actions += [PLOT_ACTIONS[p] for p in _empties(cells)]
+            if moves:
+                actions += _move_sources(state, board)
+            if decline or not moves or len(actions) == 0:
+                actions.append(SKIP)
+            return tuple(actions)
+        case Fill():
+            return (*_fill_targets(state.game.tables, board, True), *skip)
+        case CritterFill():
+            return (*_fill_targets(state.game.tables, board, False), *skip)
+        case PlaceCritter() | PlaceFeature():
+            return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
+        case GnomeBonus():
+            return tuple(GNOME_VERB + " " + slug for slug, _ in _gnome_options(state, board, task))
+        case ChooseFeature():
+            return (*(f"feature {code}" for code in state.display), *skip)
+        case FillOrMove():
+            return ("choose fill", "choose move", *skip)
+        case PlaceBramble():
+            return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
 
 
@@ -725,9 +745,9 @@ _GNOME_WORDS = {
 }
 
 
-def _gnome_options(state: GameState, board: Board, kind: str) -> list[tuple[str, Effect]]:
+def _gnome_options(state: GameState, board: Board, task: GnomeBonus) -> list[tuple[str, Effect]]:
     """The gnome options that can be carried out now, with their action words (RULES §6.9)."""
-    options = state.edition.gnome if kind == "gnome" else state.edition.play.round_bonus
+    options = state.edition.play.round_bonus if task.round_bonus else state.edition.gnome
     return [(slug, o) for slug, o in zip(gnome_slugs(options), options, strict=True) if _can_do(state, board, o)]
 
 
@@ -751,7 +771,7 @@ def _apply(state: GameState, action: str) -> GameState:
     verb, _, arg = action.partition(" ")
     board = _board(state)
     tasks = state.tasks
-    if state.stage == "start":
+    if state.stage is Stage.START:
         plot = PLOT_BY_NAME[arg]
         return _with_board(state, board._replace(butterflies=1 << plot), tasks)
     if not tasks:
@@ -759,63 +779,59 @@ def _apply(state: GameState, action: str) -> GameState:
             return _evolve(state, pair=int(arg) - 1, parts=_parts(state))
         return _start_part(state, arg)
     task = tasks[-1]
-    kind = task[0]
     rest = tasks[:-1]
     if verb == SKIP:
         return _evolve(state, tasks=rest)
     if verb == "plot":
         plot = PLOT_BY_NAME[arg]
         cells = list(board.cells)
-        if kind == "stamp":
-            cells[plot] = str(task[1])
-        elif kind in ("field", "field_move"):
-            cells[plot] = FIELD
-            count = task[1]
-            assert isinstance(count, int)
-            if kind == "field":
-                rest = (*rest, ("field", count - 1, task[2])) if count > 1 else rest
-            else:
-                rest = (*rest, ("field_move", count - 1, task[2]))
-        elif kind == "critter":
-            code = str(task[1])
-            cells[plot] = code
-            board = board._replace(critters=(*board.critters, (code, plot)))
-        elif kind == "feature_at":
-            code = str(task[1])
-            cells[plot] = code
-            placed = _with_board(state, board._replace(cells=tuple(cells)), rest)
-            effects = state.edition.features[code].on_place
-            return _evolve(placed, tasks=rest + effect_tasks(placed, effects, plot, code)) if effects else placed
-        elif kind == "bramble":
-            cells[plot] = BRAMBLE
+        match task:
+            case Stamp(colour=colour):
+                cells[plot] = colour
+            case AddField(count=count, up_to=up_to):
+                cells[plot] = FIELD
+                rest = (*rest, AddField(count - 1, up_to)) if count > 1 else rest
+            case FieldAndMove(fields=fields, moves=moves):
+                cells[plot] = FIELD
+                rest = (*rest, FieldAndMove(fields - 1, moves))
+            case PlaceCritter(code=code):
+                cells[plot] = code
+                board = board._replace(critters=(*board.critters, (code, plot)))
+            case PlaceFeature(code=code):
+                cells[plot] = code
+                placed = _with_board(state, board._replace(cells=tuple(cells)), rest)
+                effects = state.edition.features[code].on_place
+                return _evolve(placed, tasks=rest + effect_tasks(placed, effects, plot, code)) if effects else placed
+            case PlaceBramble():
+                cells[plot] = BRAMBLE
         return _with_board(state, board._replace(cells=tuple(cells)), rest)
     if verb == "edge":
-        count = task[1]
-        assert isinstance(count, int)
-        rest = (*rest, ("brick", count - 1, task[2])) if count > 1 else rest
+        assert isinstance(task, AddBrick)
+        rest = (*rest, AddBrick(task.count - 1, task.up_to)) if task.count > 1 else rest
         return _with_board(state, board._replace(bricks=board.bricks | 1 << EDGE_BY_NAME[arg]), rest)
     if verb == "from":
         plot = PLOT_BY_NAME[arg]
-        if kind == "field_move":
-            rest = (*rest, ("field_move", task[1], 0))
-        return _evolve(state, tasks=(*rest, ("move_from", plot)))
+        if isinstance(task, FieldAndMove):
+            rest = (*rest, FieldAndMove(task.fields, 0))
+        return _evolve(state, tasks=(*rest, MoveFrom(plot)))
     if verb == "to":
-        start = task[1]
+        assert isinstance(task, MoveFrom)
         end = PLOT_BY_NAME[arg]
-        mask = next(m for e, m in _moves(state, board, start) if e == end)
+        mask = next(m for e, m in _moves(state, board, task.plot) if e == end)
         return _with_board(state, board._replace(butterflies=board.butterflies | mask), rest)
     if verb == "fill":
         return _fill(state, board, rest, arg)
     if verb == "colour":
-        return _evolve(state, tasks=(*rest, ("stamp", COLOUR_CODE[arg])))
+        return _evolve(state, tasks=(*rest, Stamp(COLOUR_CODE[arg])))
     if verb == GNOME_VERB:
-        effect = dict(_gnome_options(state, board, kind))[arg]
+        assert isinstance(task, GnomeBonus)
+        effect = dict(_gnome_options(state, board, task))[arg]
         chosen = _evolve(state, tasks=rest)
         return _evolve(chosen, tasks=rest + effect_tasks(chosen, (effect,), -1))
     if verb == "feature":
-        return _evolve(state, tasks=(*rest, ("feature_at", arg)))
+        return _evolve(state, tasks=(*rest, PlaceFeature(arg)))
     if verb == "choose":
-        return _evolve(state, tasks=(*rest, (arg,)))
+        return _evolve(state, tasks=(*rest, Fill() if arg == "fill" else Move()))
     raise AssertionError(f"legal action {action!r} not handled")
 
 
@@ -830,7 +846,7 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
         if ladders[index] >= tables.ladders[index]:
             if state.edition.fill.ladders_repeat:
                 ladders[index] = 0
-            rest = (*rest, ("critter", target))
+            rest = (*rest, PlaceCritter(target))
         return _with_board(state, board._replace(ladders=tuple(ladders)), rest)
     if target == "rondel":
         icon = fill.rondel[board.rondel]
@@ -845,13 +861,11 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
         colour = COLOUR_CODE[target]
     state = _with_board(state, board, rest)
     if icon == "stamp" and colour:
-        return _evolve(state, tasks=(*rest, ("stamp", colour)))
-    if icon == "stamp":  # a rondel petal has no colour of its own
-        return _evolve(state, tasks=(*rest, ("stamp_any",)))
-    if icon == "stamp_any":
-        return _evolve(state, tasks=(*rest, ("stamp_any",)))
+        return _evolve(state, tasks=(*rest, Stamp(colour)))
+    if icon in ("stamp", "stamp_any"):  # a rondel petal has no colour of its own
+        return _evolve(state, tasks=(*rest, StampAny()))
     if icon == "gnome":
-        return _evolve(state, tasks=(*rest, ("gnome",)))
+        return _evolve(state, tasks=(*rest, GnomeBonus()))
     if icon == "caterpillar":
         return _caterpillars(state, 1)
     return state

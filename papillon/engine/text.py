@@ -9,77 +9,91 @@ from __future__ import annotations
 
 from papillon import words
 from papillon.edition import Card, DieFace, Edition, Effect, Feature
-from papillon.engine.state import (
-    GNOME_VERB,
-    GameState,
-    _board,
-    _gnome_options,
-    _moves,
-)
+from papillon.engine.state import GNOME_VERB, GameState, _board, _gnome_options, _moves
 from papillon.engine.tables import BRAMBLE, COLOUR_CODE, EDGE_BY_NAME, EMPTY, FIELD, FLOWER_CODES, PLOT_BY_NAME, PLOT_NAMES
+from papillon.engine.tasks import (
+    AddBrick,
+    AddField,
+    ChooseFeature,
+    CritterFill,
+    FieldAndMove,
+    Fill,
+    FillOrMove,
+    GnomeBonus,
+    Move,
+    MoveFrom,
+    PlaceBramble,
+    PlaceCritter,
+    PlaceFeature,
+    Stage,
+    Stamp,
+    StampAny,
+    Task,
+)
 from papillon.grid import PLOTS
 from papillon.words import plural
-
-_TASK_PROMPTS = {
-    "stamp": "stamp a {colour} flower: choose an empty plot",
-    "stamp_any": "stamp a flower of any colour: choose the colour",
-    "field": "add a field ({count} left): choose an empty plot",
-    "brick": "place brick edging ({count} left): choose an edge",
-    "move": "move a butterfly: choose the butterfly",
-    "move_from": "move the butterfly from {plot}: choose where it ends (straight line)",
-    "field_move": "{fields}move a butterfly{moved}: choose {what}",
-    "fill": "fill a space on the Fill sheet: choose the ladder or track",
-    "critter_fill": "fill one critter space: choose the ladder",
-    "critter": "you gained a {critter}: choose an empty field for it",
-    "gnome": "gnome bonus: choose one",
-    "bonus": "round bonus: choose one gnome bonus",
-    "feature": "add a feature: choose a tile from the display",
-    "feature_at": "draw the {feature}: choose an empty field",
-    "fill_or_move": "fill a space or move a butterfly: choose",
-    "bramble": "the die shows a bramble: choose a plot for it",
-}
 
 _COLOUR_NAMES = {code: name for name, code in COLOUR_CODE.items()}
 
 
 def prompt(state: GameState) -> str:
+    """What the game waits for, in one sentence."""
     name = state.game.players[state.current] if state.game.players else ""
-    if state.stage == "deal":
-        return "setup: deal the feature display and the garden decks"
-    if state.stage == "reveal":
+    stage = state.stage
+    if stage is Stage.DEAL:
+        return "setup: deal the feature display"
+    if stage is Stage.REVEAL:
         return f"round {state.round}: reveal the cards"
-    if state.stage == "roll":
+    if stage is Stage.ROLL:
         return f"round {state.round}: roll the dice"
-    if state.stage == "over":
+    if stage is Stage.OVER:
         return "the game is over"
-    if state.stage == "start":
+    if stage is Stage.START:
         return f"{name}: choose the starting field whose butterfly space you fill"
     if not state.tasks:
         if state.pair < 0:
             return f"{name}: round {state.round}: choose a pair (card and die)"
         return f"{name}: choose which part of pair {state.pair + 1} to resolve next"
-    task = state.tasks[-1]
-    kind = task[0]
-    text = _TASK_PROMPTS[kind]
-    values: dict[str, object] = {}
-    if kind == "stamp":
-        values["colour"] = _COLOUR_NAMES.get(str(task[1]), "?")
-    if kind == "field":
-        values["count"] = task[1]
-    if kind == "brick":
-        values["count"] = plural(task[1], "edge")
-    if kind == "field_move":
-        fields, moves = task[1], task[2]
-        values["fields"] = f"add up to {plural(fields, 'field')} and " if fields else "no field left to add; "
-        values["moved"] = "" if moves else " (moved already)"
-        values["what"] = " or ".join(w for w, on in (("a plot for a field", fields), ("a butterfly to move", moves)) if on)
-    if kind == "move_from":
-        values["plot"] = PLOT_NAMES[task[1]]
-    if kind == "critter":
-        values["critter"] = state.edition.occupant_name(str(task[1]))
-    if kind == "feature_at":
-        values["feature"] = state.edition.occupant_name(str(task[1]))
-    return f"{name}: {text.format(**values)}"
+    return f"{name}: {task_prompt(state.tasks[-1], state.edition)}"
+
+
+def task_prompt(task: Task, edition: Edition) -> str:
+    """What a pending task asks of the player."""
+    match task:
+        case Stamp(colour=colour):
+            return f"stamp a {_COLOUR_NAMES.get(colour, '?')} flower: choose an empty plot"
+        case StampAny():
+            return "stamp a flower of any colour: choose the colour"
+        case AddField(count=count):
+            return f"add a field ({count} left): choose an empty plot"
+        case AddBrick(count=count):
+            return f"place brick edging ({plural(count, 'edge')} left): choose an edge"
+        case Move():
+            return "move a butterfly: choose the butterfly"
+        case MoveFrom(plot=plot):
+            return f"move the butterfly from {PLOT_NAMES[plot]}: choose where it ends (straight line)"
+        case FieldAndMove(fields=fields, moves=moves):
+            head = f"add up to {plural(fields, 'field')} and " if fields else "no field left to add; "
+            moved = "" if moves else " (moved already)"
+            what = " or ".join(w for w, on in (("a plot for a field", fields), ("a butterfly to move", moves)) if on)
+            return f"{head}move a butterfly{moved}: choose {what}"
+        case Fill():
+            return "fill a space on the Fill sheet: choose the ladder or track"
+        case CritterFill():
+            return "fill one critter space: choose the ladder"
+        case PlaceCritter(code=code):
+            return f"you gained a {edition.occupant_name(code)}: choose an empty field for it"
+        case GnomeBonus(round_bonus=round_bonus):
+            return "round bonus: choose one gnome bonus" if round_bonus else "gnome bonus: choose one"
+        case ChooseFeature():
+            return "add a feature: choose a tile from the display"
+        case PlaceFeature(code=code):
+            return f"draw the {edition.occupant_name(code)}: choose an empty field"
+        case FillOrMove():
+            return "fill a space or move a butterfly: choose"
+        case PlaceBramble():
+            return "the die shows a bramble: choose a plot for it"
+    raise AssertionError(f"unknown task {task!r}")
 
 
 def effect_text(effect: Effect, adjacency: str = "king") -> str:
@@ -129,8 +143,9 @@ def describe(state: GameState, action: str) -> str:
             return f"the card's centre action: {card_text(card).split(' | ')[0]}"
         return f"the die: {die_text(state.dice()[state.pair])}"
     if verb == GNOME_VERB:
-        kind = state.tasks[-1][0] if state.tasks else "gnome"
-        return effect_text(dict(_gnome_options(state, _board(state), kind))[arg])
+        task = state.tasks[-1] if state.tasks else GnomeBonus()
+        bonus = task if isinstance(task, GnomeBonus) else GnomeBonus()
+        return effect_text(dict(_gnome_options(state, _board(state), bonus))[arg])
     if verb == "feature":
         if retired := edition.retired_note(arg):
             return f"{arg}: not a tile of the {edition.name} edition: {retired}"
@@ -149,8 +164,9 @@ def describe(state: GameState, action: str) -> str:
     if verb == "skip":
         return "decline this gain (it is lost)" if state.tasks else "skip"
     if verb == "to":
-        start = state.tasks[-1][1]
-        mask = next(m for e, m in _moves(state, _board(state), start) if e == PLOT_BY_NAME[arg])
+        task = state.tasks[-1]
+        assert isinstance(task, MoveFrom)
+        mask = next(m for e, m in _moves(state, _board(state), task.plot) if e == PLOT_BY_NAME[arg])
         entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
         return f"move to {arg}, filling the butterfly spaces of {entered}"
     if verb == "plot":
