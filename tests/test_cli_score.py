@@ -24,7 +24,7 @@ def test_score_prints_a_breakdown_a_player_can_check(runner):
     assert lines[0].endswith("notation-example.garden — Ann")
     assert "  Flowers            10   A1 B1 C1 D1 A2 D3 E3 A4 B4 C4" in lines
     assert "  Patches             3   blue A4-B4-C4 (open: touches the garden border)" in lines
-    assert "  Features            1   Pond E2 1: yellow flower (E3)" in lines
+    assert "  Features            1   Pond E2 1: yellow flower (D1)" in lines
     assert "  Total              22" in lines
 
 

@@ -119,7 +119,7 @@ def test_fields_are_grass_with_their_icons(example: Garden, example_image: np.nd
 def test_the_score_overlay_shades_enclosures_and_lists_points() -> None:
     garden = Garden.from_notation(ENCLOSED)
     card = score(garden, standard_edition())
-    assert card.total == 28 and card.categories["enclosed"] == 3
+    assert card.total == 29 and card.categories["enclosed"] == 3  # Pond D4: purple, blue, bumblebee, yellow among its 8 plots
     plain, scored = picture(garden), picture(garden, score=card)
     # The bramble plot D2 lies in the enclosure: shaded when scored.
     d2 = LAYOUT.plots[parse_plot("D2")]

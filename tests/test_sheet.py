@@ -338,7 +338,7 @@ player: Ann
 
      A     B     C     D     E
  1   lb    bb    hh    po    sh
- 2   bf    bh    tr    fp    ha
+ 2   bf    .     tr    fp    ha
  3   gz    R     B     Y     P
  4   X     .     .     .     .
  5   .     .     .     .     .
