@@ -168,3 +168,10 @@ def test_render_draws_one_picture_per_scored_garden(runner, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["notation-example.png", "stdin.png"]
     with Image.open(out / "notation-example.png") as picture:
         assert picture.format == "PNG" and picture.width > 500
+
+
+def test_a_capped_feature_says_what_it_counted_and_its_cap(runner):
+    example = ROOT / "sheets" / "examples" / "bird-feeder-capped.garden"
+    result = runner.invoke(main, ["score", str(example)])
+    assert result.exit_code == 0, result.output
+    assert "Bird Feeder C3 8 (10 counted, max 8): Ladybug B2, Ladybug C2, Bumblebee D2, Hedgehog B3, Ladybug D3" in result.output

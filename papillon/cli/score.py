@@ -164,11 +164,8 @@ def _explanations(card: ScoreCard) -> dict[str, str]:
             enclosed.append(f"{name} in the ring around {plots(patch.enclosure.plots)}")
         else:
             patches.append(f"{name} (open: {patch.why_open})")
-    features = []
+    features = [item.summary() for item in card.features]  # "Gazebo D2 8 (12 counted, max 8): ..."
     feature_names = {item.code: item.name for item in card.features}
-    for item in card.features:
-        counted = f": {', '.join(item.counted)}" if item.counted else ""
-        features.append(f"{item.name} {plot_name(item.plot)} {item.points}{counted}")
     return {
         "flowers": plots(card.flowers),
         "patches": "; ".join(patches),
