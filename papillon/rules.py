@@ -45,6 +45,7 @@ class RuleTables:
     critter_points: dict[str, int]
     feature_codes: tuple[str, ...]
     """Feature codes in edition order."""
+    feature_set: frozenset[str]
     neighbours: dict[str, tuple[tuple[int, ...], ...]]
     """For each feature code: its neighbours of every plot (the tile's or the edition's adjacency)."""
     forbids: frozenset[str]
@@ -57,6 +58,7 @@ def rule_tables(edition: Edition) -> RuleTables:
         edition=edition,
         critter_points={code: c.points for code, c in edition.critters.items()},
         feature_codes=tuple(edition.features),
+        feature_set=frozenset(edition.features),
         neighbours={code: ADJACENCIES[edition.adjacency_of(code)] for code in edition.features},
         forbids=frozenset(edition.rules.enclosure_forbids),
     )
@@ -109,15 +111,14 @@ def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
     """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask)."""
     seen = 0
     groups = []
-    for start in PLOTS:
-        colour = cells[start]
-        if colour not in FLOWER_CODES or seen >> start & 1:
+    neighbour_edges = NEIGHBOUR_EDGES
+    for start, colour in enumerate(cells):
+        if seen >> start & 1 or colour not in FLOWER_CODES:
             continue
         group = 1 << start
         stack = [start]
         while stack:
-            p = stack.pop()
-            for q, edge in NEIGHBOUR_EDGES[p]:
+            for q, edge in neighbour_edges[stack.pop()]:
                 if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
                     group |= 1 << q
                     stack.append(q)
@@ -142,13 +143,17 @@ def _mask(plots: frozenset[int]) -> int:
     return sum(1 << p for p in plots)
 
 
-def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> list[PatchFound]:
-    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2)."""
+@lru_cache(maxsize=1 << 14)
+def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tuple[PatchFound, ...]:
+    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2).
+
+    Memoised: a bot scores many gardens that differ only in butterflies or the Fill sheet.
+    """
     rules = tables.edition.rules
     border = rules.border_encloses
     found = patches(cells, bricks, rules.patch_min)
     if not found:
-        return []
+        return ()
     # A patch touching the border is open unless the border counts as brick: shapely only runs when one could close.
     could_close = border or any(not mask & BORDER_MASK for _, mask in found)
     all_faces = faces(bricks, border) if could_close else ()
@@ -164,7 +169,7 @@ def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> lis
         if face is not None:
             spoilers = (face.encircled if encircled else face.region) & forbidden
         result.append(PatchFound(colour, mask, face, spoilers))
-    return result
+    return tuple(result)
 
 
 # --------------------------------------------------------------------------- critters and features
@@ -186,7 +191,7 @@ class FeatureFound(NamedTuple):
 
 
 def count_for_feature(
-    code: str, plot: int, cells: tuple[str, ...], butterflies: int, found: list[PatchFound], tables: RuleTables
+    code: str, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
 ) -> tuple[tuple[str, int], ...]:
     """What the feature ``code`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
     feature = tables.edition.features[code]
@@ -246,15 +251,17 @@ def count_for_feature(
 _COLOUR_CODE = {name: code for code, name in COLOURS.items()}
 
 
-def find_features(cells: tuple[str, ...], butterflies: int, found: list[PatchFound], tables: RuleTables) -> list[FeatureFound]:
+def find_features(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> list[FeatureFound]:
     """Every feature in a field with its points (RULES §5; ``scoring.feature_copies``)."""
     features = tables.edition.features
-    items = []
+    items: list[FeatureFound] = []
+    if tables.feature_set.isdisjoint(cells):
+        return items
+    feature_set = tables.feature_set
     for plot, code in enumerate(cells):
-        feature = features.get(code)
-        if feature is None:
+        if code not in feature_set:
             continue
-        rule = feature.score
+        rule = features[code].score
         counted = count_for_feature(code, plot, cells, butterflies, found, tables) if rule else ()
         uncapped = rule.points * len(counted) if rule else 0
         points = uncapped if rule is None or rule.max is None else min(uncapped, rule.max)
@@ -271,11 +278,15 @@ def find_features(cells: tuple[str, ...], butterflies: int, found: list[PatchFou
 def find_critters(cells: tuple[str, ...], tables: RuleTables) -> list[tuple[int, str, int]]:
     """(plot, code, points) of every critter (a critter code is only ever a field's occupant)."""
     points = tables.critter_points
+    if points.keys().isdisjoint(cells):
+        return []
     return [(plot, code, points[code]) for plot, code in enumerate(cells) if code in points]
 
 
 def unique_features(cells: tuple[str, ...], tables: RuleTables) -> tuple[str, ...]:
     """The different feature codes in the garden, in edition order."""
+    if tables.feature_set.isdisjoint(cells):
+        return ()
     present = set(cells)
     return tuple(code for code in tables.feature_codes if code in present)
 
@@ -287,7 +298,7 @@ class Evaluation(NamedTuple):
     """Everything the end-game score counts, and the points of each category."""
 
     categories: dict[str, int]
-    patches: list[PatchFound]
+    patches: tuple[PatchFound, ...]
     critters: list[tuple[int, str, int]]
     features: list[FeatureFound]
     unique_features: tuple[str, ...]
@@ -304,11 +315,17 @@ def evaluate(cells: tuple[str, ...], bricks: int, butterflies: int, tables: Rule
     critters = find_critters(cells, tables)
     features = find_features(cells, butterflies, found, tables)
     unique = unique_features(cells, tables)
-    flowers = sum(1 for c in cells if c in FLOWER_CODES)
+    flowers = sum(map(FLOWER_CODES.__contains__, cells))
+    in_patches = in_enclosed = 0
+    for patch in found:
+        size = patch.plots.bit_count()
+        in_patches += size
+        if patch.face is not None and not patch.spoilers:
+            in_enclosed += size
     categories = {
         "flowers": points.flower * flowers,
-        "patches": points.patch * sum(p.plots.bit_count() for p in found),
-        "enclosed": points.enclosed * sum(p.plots.bit_count() for p in found if p.enclosed),
+        "patches": points.patch * in_patches,
+        "enclosed": points.enclosed * in_enclosed,
         "butterflies": points.butterfly * butterflies.bit_count(),
         "critters": sum(c[2] for c in critters),
         "features": sum(f.points for f in features),

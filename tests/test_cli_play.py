@@ -182,7 +182,7 @@ def test_replay_errors_are_one_clear_line(runner, tmp_path):
     old = (GAMES / "v1" / "solo-random-seed11.jsonl").read_text().replace("1bc5faf49f21", "0123456789ab", 1)
     (tmp_path / "old.jsonl").write_text(old)
     result = runner.invoke(main, ["replay", str(tmp_path / "old.jsonl")])
-    assert result.exit_code == 1 and "a version-1 log of the \"standard\" edition" in result.output
+    assert result.exit_code == 1 and 'a version-1 log of the "standard" edition' in result.output
     assert result.output.count("\n") == 1
 
 

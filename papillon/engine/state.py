@@ -25,6 +25,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, NamedTuple
 
 from papillon.edition import FEATURE_TYPES, Card, DieFace, Edition, Effect, standard_edition
@@ -43,7 +44,6 @@ from papillon.engine.tables import (
     tables_for,
 )
 from papillon.engine.tasks import (
-    CHANCE_STAGES,
     AddBrick,
     AddField,
     ChooseFeature,
@@ -141,7 +141,7 @@ class GameState:
 
     def is_chance(self) -> bool:
         """Whether the next action is chance (the deal, a round's cards or its roll), not a player's decision."""
-        return self.stage in CHANCE_STAGES
+        return self.stage in _CHANCE
 
     @property
     def edition(self) -> Edition:
@@ -150,7 +150,7 @@ class GameState:
     @property
     def player(self) -> int:
         """The player who decides next (-1 at chance nodes and at the end)."""
-        return -1 if self.stage in CHANCE_STAGES or self.stage is Stage.OVER else self.current
+        return -1 if self.stage in _CHANCE or self.stage is Stage.OVER else self.current
 
     def legal_actions(self) -> tuple[str, ...]:
         """The decisions the current player may take (empty at chance nodes and at the end)."""
@@ -383,6 +383,8 @@ def _begin_round(state: GameState, number: int) -> GameState:
 
 
 ROUND_BONUS = GnomeBonus(round_bonus=True)
+_CHANCE = (Stage.DEAL, Stage.REVEAL, Stage.ROLL)
+"""The chance stages, as a tuple: membership by identity (an enum member's hash is a Python call)."""
 
 
 # --------------------------------------------------------------------------- the flow
@@ -392,7 +394,7 @@ def _settle(state: GameState) -> GameState:
     """Resolve everything that needs no decision, up to the next decision or chance node."""
     while True:
         stage = state.stage
-        if stage in CHANCE_STAGES or stage is Stage.OVER:
+        if stage in _CHANCE or stage is Stage.OVER:
             return state
         if state.tasks:
             resolved = _auto(state)
@@ -457,7 +459,7 @@ def _auto(state: GameState) -> GameState | None:
         case AddBrick(count=count):
             possible = count > 0 and board.bricks != ALL_EDGES
         case FieldAndMove(fields=fields, moves=moves):
-            possible = bool(moves and _move_sources(state, board)) or bool(fields and EMPTY in board.cells)
+            possible = bool(moves and _can_move(state, board)) or bool(fields and EMPTY in board.cells)
         case ChooseFeature():
             possible = FIELD in board.cells and bool(state.display)
         case PlaceFeature():
@@ -470,9 +472,10 @@ def _auto(state: GameState) -> GameState | None:
         case Fill() | CritterFill():
             possible = bool(_fill_targets(state.game.tables, board, isinstance(task, Fill)))
         case Move():
-            possible = bool(_move_sources(state, board))
+            possible = _can_move(state, board)
         case GnomeBonus():
-            possible = bool(_gnome_options(state, board, task))
+            options = state.edition.play.round_bonus if task.round_bonus else state.edition.gnome
+            possible = any(_can_do(state, board, o) for o in options)
         case _:
             possible = True
     return None if possible else _evolve(state, tasks=rest)
@@ -614,7 +617,7 @@ def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[str]:
 
 def _legal_actions(state: GameState) -> tuple[str, ...]:
     stage = state.stage
-    if stage in CHANCE_STAGES or stage is Stage.OVER:
+    if stage in _CHANCE or stage is Stage.OVER:
         return ()
     board = _board(state)
     cells = board.cells
@@ -665,6 +668,13 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         case PlaceBramble():
             return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
+
+
+def _can_move(state: GameState, board: Board) -> bool:
+    """Whether some butterfly can move (with ``"steps"`` every butterfly can: the garden is 5 plots wide)."""
+    if state.edition.rules.butterfly_counts == "steps":
+        return board.butterflies != 0
+    return bool(_move_sources(state, board))
 
 
 def _move_sources(state: GameState, board: Board) -> list[str]:
@@ -719,7 +729,8 @@ def _pairs(state: GameState, board: Board) -> tuple[str, ...]:
 GNOME_VERB = "gnome"
 
 
-def gnome_slugs(options: Sequence[Effect]) -> tuple[str, ...]:
+@cache
+def gnome_slugs(options: tuple[Effect, ...]) -> tuple[str, ...]:
     """The word naming each gnome option in its action (``gnome stamp``): its action, made unique."""
     words = [_GNOME_WORDS.get(o.action, o.action) for o in options]
     slugs = []
@@ -760,7 +771,7 @@ def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
     if action in ("fill", "critter_fill"):
         return bool(_fill_targets(state.game.tables, board, action == "fill"))
     if action == "move":
-        return bool(_move_sources(state, board))
+        return _can_move(state, board)
     return True  # fill_or_move: a butterfly can always move, or a space be filled
 
 

@@ -30,7 +30,7 @@ class Stage(StrEnum):
     OVER = "over"
 
 
-CHANCE_STAGES = frozenset({Stage.DEAL, Stage.REVEAL, Stage.ROLL})
+CHANCE_STAGES = (Stage.DEAL, Stage.REVEAL, Stage.ROLL)
 
 
 @dataclass(frozen=True, slots=True)
