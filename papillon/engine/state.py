@@ -449,6 +449,8 @@ def _empty_fields(cells: tuple[str, ...]) -> list[int]:
 def _auto(state: GameState) -> GameState | None:
     """Resolve the top task if it offers no decision (a gain with nowhere to go is lost, RULES §6.9)."""
     task = state.tasks[-1]
+    if type(task) in _ALWAYS_A_CHOICE:
+        return None
     board = _board(state)
     rest = state.tasks[:-1]
     match task:
@@ -482,6 +484,8 @@ def _auto(state: GameState) -> GameState | None:
 
 
 ALL_EDGES = (1 << len(EDGES)) - 1
+_ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove)
+"""Tasks that always offer a decision: a bramble always has a plot, a chosen butterfly a path, a Foot Path row a choice."""
 
 
 def _start_part(state: GameState, part: str) -> GameState:
