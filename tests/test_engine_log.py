@@ -177,3 +177,50 @@ def test_the_search_bot_has_one_greedy_policy_and_no_time_budget_by_default():
     assert isinstance(bot, SearchBot) and bot.seconds is None
     assert isinstance(bot.greedy, GreedyBot) and not hasattr(bot, "policy"), "one greedy policy, not two identical ones"
     assert "seed no longer gives the same game" in " ".join((SearchBot.__doc__ or "").split())
+
+
+def test_the_greedy_golden_game_checked_by_hand_at_three_points():
+    """Worked out by hand from the log's events and RULES.md before this test was written."""
+    log = parse_log((GAMES / "solo-greedy-seed12.jsonl").read_text(encoding="utf-8"))
+    states = [new_game(log.names, log.edition)]
+    for event in log.events:
+        states.append(states[-1].apply(event.get("chance") or event["action"]))
+    # 1. Rounds 1-2. Round 1: pair 3 = card 25 (butterfly movement, feature corner) and die 1 (1 caterpillar
+    #    + field): a field on E4, the butterfly B4 -> E4 fills C4 D4 E4, a Tree on B4 whose 8 surrounding
+    #    plots hold no field and no patch (no fill). Round 2: gnome bonus "critter" fills the Hedgehog
+    #    ladder once; pair 3 = card 26 (movement, bricks) and die 3 (2 caterpillars): C4 -> C1, bricks
+    #    A1-A2 and E4-E5.
+    after_round_2 = states[23]
+    assert log.events[22] == {"player": 0, "action": "edge E4-E5"} and log.events[23] == {"chance": "reveal 10.16.24"}
+    board = after_round_2.boards[0]
+    assert after_round_2.garden(0).to_notation().split("\n\n", 1)[1] == (
+        "     A     B     C     D     E\n"
+        " 1   .     .     .*    .     .\n"
+        "     ---\n"
+        " 2   .     .     .*    F     .\n"
+        " 3   .     .     .*    .     .\n"
+        " 4   .     tr*   .*    .*    F*\n"
+        "                             ---\n"
+        " 5   .     .     .     .     .\n"
+    )
+    assert (board.ladders, board.caterpillars, after_round_2.score(0)) == ((0, 0, 1), 3, 7 + 3)
+    # 2. Event 78 fills the 7th Hedgehog bubble: the critter is drawn on A5 and the full ladder stays full,
+    #    so the later fills (events 97 and 101) can only go elsewhere.
+    assert log.events[78] == {"player": 0, "action": "fill hh"}
+    assert states[79].prompt() == "greedy: you gained a Hedgehog: choose an empty field for it"
+    assert states[80].boards[0].critters == (("hh", 20),) and states[80].boards[0].ladders == (0, 0, 7)
+    assert "fill hh" not in states[97].legal_actions() and "fill bb" in states[97].legal_actions()
+    # 3. The final garden: flowers A1 A2 E2 A3 D3 A4 D4 B5 E5 = 9, no patch, butterflies C1 C2 D2 E2 C3 B4 C4
+    #    D4 E4 = 9, Hedgehog 5, Pond E4 among its 8 plots: yellow D3, bramble E3 (and D5), blue D4, red E5
+    #    (the brick E4-E5 hides nothing) = 4, Tree 0, unique Tree + Pond = 6: 33.
+    final = states[-1]
+    assert dict(final.score_card(0).categories) == {
+        "flowers": 9,
+        "patches": 0,
+        "enclosed": 0,
+        "butterflies": 9,
+        "critters": 5,
+        "features": 4,
+        "unique_features": 6,
+    }
+    assert final.score(0) == 33 == log.end["scores"][0]
