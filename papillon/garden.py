@@ -238,17 +238,21 @@ class Garden:
 
     # -- rule checks ----------------------------------------------------------------
 
-    def problems(self, edition: Edition | None = None) -> list[str]:
-        """States that parse but break the rules, one sentence each (empty if none)."""
+    def problems(self, edition: Edition | None = None) -> list[Problem]:
+        """States that parse but break the rules (empty if none).
+
+        Each is a :class:`Problem`: the sentence itself (a ``str``), with a ``code`` and the
+        ``plot`` a program can branch on.
+        """
         edition = edition or standard_edition()
         found = []
         for plot, cell in enumerate(self.cells):
             where = plot_name(plot)
             occupant = cell.occupant
             if cell.is_flower and cell.colour not in _COLOUR_CODES:
-                found.append(f"{where}: a flower needs one of the colours {', '.join(COLOURS.values())}")
+                found.append(Problem("flower_colour", plot, f"{where}: a flower needs one of the colours {', '.join(COLOURS.values())}"))
             if not cell.is_flower and cell.colour is not None:
-                found.append(f"{where}: only a flower has a colour, this plot is {cell.ground.value}")
+                found.append(Problem("colour_not_flower", plot, f"{where}: only a flower has a colour, this plot is {cell.ground.value}"))
             if occupant is None:
                 continue
             if edition.is_critter(occupant):
@@ -256,14 +260,42 @@ class Garden:
             elif edition.is_feature(occupant):
                 thing = f"a feature ({edition.occupant_name(occupant)})"
             else:
-                found.append(f"{where}: {occupant!r} is not a critter or feature of the {edition.name} edition")
+                retired = edition.retired_note(occupant)
+                message = f"{where}: {occupant!r} is not a critter or feature of the {edition.name} edition"
+                found.append(Problem("unknown_occupant", plot, message + (f": {retired}" if retired else "")))
                 continue
             if not cell.is_field:
-                found.append(f"{where}: {thing} outside a field (the plot is {cell.ground.value})")
+                found.append(Problem("occupant_not_in_field", plot, f"{where}: {thing} outside a field (the plot is {cell.ground.value})"))
         return found
 
 
 _EDGE_SET = frozenset(EDGES)
+
+
+class Problem(str):
+    """One rule a garden breaks: the sentence (this ``str``), its ``code`` and its ``plot``.
+
+    Codes: ``"flower_colour"``, ``"colour_not_flower"``, ``"unknown_occupant"``,
+    ``"occupant_not_in_field"``.  A ``str`` so that printing it, or comparing it with a
+    sentence, reads as before.
+
+    >>> p = Problem("unknown_occupant", 0, "A1: 'zz' is not a critter or feature of the standard edition")
+    >>> p.code, p.plot, p == "A1: 'zz' is not a critter or feature of the standard edition"
+    ('unknown_occupant', 0, True)
+    """
+
+    code: str
+    plot: Plot
+
+    def __new__(cls, code: str, plot: Plot, message: str) -> Problem:
+        problem = super().__new__(cls, message)
+        problem.code = code
+        problem.plot = plot
+        return problem
+
+    @property
+    def message(self) -> str:
+        return str.__str__(self)
 
 
 def valid_meta_key(key: object) -> bool:

@@ -72,3 +72,15 @@ def test_a_garden_with_the_old_birdhouse_code_is_refused_with_what_to_write():
     )
     old = Garden.from_notation(text, earlier_standard_editions()[0])
     assert old.cells[0].occupant == "bh", "a garden of the earlier edition still reads under it"
+
+
+def test_problems_carry_a_code_a_program_can_branch_on():
+    garden = Garden.from_codes([["zz", ".", ".", ".", "."]] + [["."] * 5] * 4).with_cell(
+        parse_plot("B1"), Cell(Ground.EMPTY, occupant="lb")
+    )
+    problems = garden.problems()
+    assert [(p.code, p.plot) for p in problems] == [("unknown_occupant", 0), ("occupant_not_in_field", 1)]
+    assert problems[0].message == "A1: 'zz' is not a critter or feature of the standard edition"
+    assert problems[1] == "B1: a critter (Ladybug) outside a field (the plot is empty)"
+    old = Garden.from_codes([["bh", ".", ".", ".", "."]] + [["."] * 5] * 4)
+    assert old.problems()[0].endswith("of the standard edition: the Birdhouse is the Bird Feeder: write bf")
