@@ -589,3 +589,12 @@ def test_board_garden_round_trips_through_notation():
     garden = final.garden(0)
     assert isinstance(final.boards[0], Board)
     assert type(garden).from_notation(garden.to_notation()) == garden
+
+
+def test_the_player_count_is_edition_data():
+    with pytest.raises(ValueError, match="a game of the standard edition has 1 to 6 players, got 7"):
+        new_game(tuple("abcdefg"))
+    pair = edition_from_toml("[edition]\nname = 'duo'\n[play]\nmax_players = 2\n")
+    assert len(new_game(("a", "b"), pair).boards) == 2
+    with pytest.raises(ValueError, match="a game of the duo edition has 1 to 2 players, got 3"):
+        new_game(("a", "b", "c"), pair)
