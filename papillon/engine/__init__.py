@@ -10,6 +10,7 @@
 from papillon.engine.bots import BOTS, GreedyBot, RandomBot, SearchBot, make_bot
 from papillon.engine.log import GameLog, GameLogError, parse_log, play_game, replay
 from papillon.engine.state import Board, Game, GameState, new_game
+from papillon.engine.tasks import Stage, Task
 
 __all__ = [
     "BOTS",
@@ -21,6 +22,8 @@ __all__ = [
     "GreedyBot",
     "RandomBot",
     "SearchBot",
+    "Stage",
+    "Task",
     "make_bot",
     "new_game",
     "parse_log",
