@@ -143,12 +143,8 @@ def _mask(plots: frozenset[int]) -> int:
     return sum(1 << p for p in plots)
 
 
-@lru_cache(maxsize=1 << 14)
 def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tuple[PatchFound, ...]:
-    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2).
-
-    Memoised: a bot scores many gardens that differ only in butterflies or the Fill sheet.
-    """
+    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2)."""
     rules = tables.edition.rules
     border = rules.border_encloses
     found = patches(cells, bricks, rules.patch_min)
@@ -157,16 +153,16 @@ def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tup
     # A patch touching the border is open unless the border counts as brick: shapely only runs when one could close.
     could_close = border or any(not mask & BORDER_MASK for _, mask in found)
     all_faces = faces(bricks, border) if could_close else ()
-    forbidden = 0
-    if all_faces:
-        bad = tables.forbids
-        forbidden = sum(1 << p for p in PLOTS if ground(cells[p]) in bad)
     encircled = rules.enclosure == "encircled"
+    forbidden = -1  # worked out once, when a face is found
     result = []
     for colour, mask in found:
         face = next((f for f in all_faces if f.region & mask), None)
         spoilers = 0
         if face is not None:
+            if forbidden < 0:
+                bad = tables.forbids
+                forbidden = sum(1 << p for p, code in enumerate(cells) if ground(code) in bad)
             spoilers = (face.encircled if encircled else face.region) & forbidden
         result.append(PatchFound(colour, mask, face, spoilers))
     return tuple(result)
@@ -309,32 +305,39 @@ class Evaluation(NamedTuple):
 
 
 def evaluate(cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables) -> Evaluation:
-    """The end-game score of a compact garden (RULES.md §3)."""
-    points = tables.edition.scoring
+    """The end-game score of a compact garden (RULES.md §3): every category, and what it counted."""
+    points, found, critters, features, unique = _score(cells, bricks, butterflies, tables)
+    return Evaluation(dict(zip(CATEGORIES, points, strict=True)), found, critters, features, unique)
+
+
+def _score(
+    cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables
+) -> tuple[tuple[int, ...], tuple[PatchFound, ...], list[tuple[int, str, int]], list[FeatureFound], tuple[str, ...]]:
+    """The points of each category (in :data:`CATEGORIES` order) and the things they count."""
+    scoring = tables.edition.scoring
     found = find_patches(cells, bricks, tables)
     critters = find_critters(cells, tables)
     features = find_features(cells, butterflies, found, tables)
     unique = unique_features(cells, tables)
-    flowers = sum(map(FLOWER_CODES.__contains__, cells))
     in_patches = in_enclosed = 0
     for patch in found:
         size = patch.plots.bit_count()
         in_patches += size
         if patch.face is not None and not patch.spoilers:
             in_enclosed += size
-    categories = {
-        "flowers": points.flower * flowers,
-        "patches": points.patch * in_patches,
-        "enclosed": points.enclosed * in_enclosed,
-        "butterflies": points.butterfly * butterflies.bit_count(),
-        "critters": sum(c[2] for c in critters),
-        "features": sum(f.points for f in features),
-        "unique_features": points.unique_feature * len(unique),
-    }
-    return Evaluation(categories, found, critters, features, unique)
+    points = (
+        scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)),
+        scoring.patch * in_patches,
+        scoring.enclosed * in_enclosed,
+        scoring.butterfly * butterflies.bit_count(),
+        sum(c[2] for c in critters),
+        sum(f.points for f in features),
+        scoring.unique_feature * len(unique),
+    )
+    return points, found, critters, features, unique
 
 
 @lru_cache(maxsize=1 << 16)
 def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     """The end-game total of a compact garden (memoised: bots ask for the same gardens again)."""
-    return evaluate(cells, bricks, butterflies, rule_tables(edition)).total
+    return sum(_score(cells, bricks, butterflies, rule_tables(edition))[0])
