@@ -598,3 +598,10 @@ def test_the_player_count_is_edition_data():
     assert len(new_game(("a", "b"), pair).boards) == 2
     with pytest.raises(ValueError, match="a game of the duo edition has 1 to 2 players, got 3"):
         new_game(("a", "b", "c"), pair)
+
+
+def test_the_old_birdhouse_tile_is_refused_with_what_to_choose_instead():
+    state = with_tasks(rolled(dealt()), ChooseFeature())
+    with pytest.raises(IllegalActionError) as error:
+        state.apply("feature bh")
+    assert str(error.value).endswith("'bh' is not a tile of the standard edition: the Birdhouse is the Bird Feeder: write bf")
