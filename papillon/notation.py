@@ -23,7 +23,8 @@ import re
 from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.errors import NotationError
+from papillon.errors import QUOTE_MAX, NotationError, quote
+from papillon.files import loads_json
 from papillon.garden import Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
@@ -54,10 +55,6 @@ _VERSION = re.compile(r"papillon\s+garden\s+v(\S+)")
 def _quote(text: str) -> str:
     """User text quoted in a message, cut short so a huge bad line cannot flood the terminal."""
     return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")
-
-
-QUOTE_MAX = 40
-"""Characters of a user's text that a message quotes."""
 
 
 # --------------------------------------------------------------------------- writing
@@ -453,7 +450,7 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
     edition = edition or standard_edition()
     if isinstance(data, str):
         try:
-            data = json.loads(data)
+            data = loads_json(data)
         except json.JSONDecodeError as error:
             raise NotationError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
     if not isinstance(data, dict):
@@ -511,11 +508,14 @@ _JSON_KEYS = ("format", "version", "meta", "plots", "bricks")
 
 
 def _json_value(value: Any) -> str:
-    """A value as it would be written in JSON (repr for what JSON cannot hold)."""
+    """A value as it would be written in JSON (repr for what JSON cannot hold), cut and escaped as :func:`quote` does."""
+    if isinstance(value, str):
+        return quote(value, '"')
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    return quote(text, "")
 
 
 def _json_kind(value: Any) -> str:

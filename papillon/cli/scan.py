@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 import click
 
-from papillon.cli.common import check_output, edition_option, write_output
+from papillon.cli.common import check_output, edition_option, fields_option, read_input, write_output
+from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
 from papillon.errors import ScanError
+from papillon.files import TooLargeError
 from papillon.grid import Plot, plot_name
 
 
@@ -34,11 +36,7 @@ def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
 @click.argument("photos", nargs=-1, required=True, metavar="PHOTO...")
 @click.option("-o", "--output", metavar="OUT.garden", help="Write the notation here (one photo only) instead of printing it.")
 @click.option("--debug-dir", metavar="DIR", help="Write each rectified sheet with every reading drawn on it into DIR.")
-@click.option(
-    "--fields",
-    metavar="B4=po,D2=lb",
-    help="The critter or feature in each field (a drawing cannot be read).",
-)
+@fields_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per photo: the garden, every item's reading and confidence.")
 @click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
 @edition_option
@@ -81,8 +79,19 @@ def command(
     failed = False
     for photo, stem in zip(photos, debug_stems(list(photos)), strict=True):
         try:
+            read = read_input(photo, photos=True)
+        except TooLargeError as error:
+            click.echo(f"papillon scan: {read_name(photo)}: too large ({error.strerror})", err=True)
+            failed = True
+            continue
+        except OSError as error:
+            click.echo(f"papillon scan: {read_name(photo)}: cannot read the file ({error.strerror or error})", err=True)
+            failed = True
+            continue
+        try:
             result = read_photo(
-                photo,
+                read.data,
+                name=read.name,
                 fields=wanted,
                 accept_uncertain=True,
                 ask=field_asker(edition) if interactive else None,
