@@ -57,6 +57,36 @@ def _quote(text: str) -> str:
     return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")
 
 
+MAX_NAME = 60
+"""Characters of a player's name: room for any real name, not for a pasted paragraph."""
+
+
+def player_name(text: str) -> str:
+    """A name as a person typed it, ready for a ``player:`` line; ValueError (one line) if it cannot be one.
+
+    Spaces around it are dropped.  Refused: an empty name, ``#`` (the notation reads it as the start of
+    a comment and has no escape for it), and characters that print as nothing or break the line.
+
+    >>> player_name("  Zoé ")
+    'Zoé'
+    >>> player_name("Ann #1")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'
+    """
+    name = text.strip()
+    if not name:
+        raise ValueError("a name cannot be empty or only spaces")
+    if "#" in name:
+        raise ValueError(f"a name cannot hold '#' (a .garden file reads the rest as a comment): {quote(name)}")
+    invisible = next((ch for ch in name if not ch.isprintable()), None)
+    if invisible is not None:
+        raise ValueError(f"a name cannot hold the invisible or control character U+{ord(invisible):04X}: {quote(name)}")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, got {len(name)}: {quote(name)}")
+    return name
+
+
 # --------------------------------------------------------------------------- writing
 
 

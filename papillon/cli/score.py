@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -156,14 +157,21 @@ def to_json(result: Scored) -> dict[str, object]:
     }
 
 
-def breakdown(result: Scored) -> str:
+BREAKDOWN_WIDTH = 80
+"""Columns of the breakdown: a long explanation goes on under itself, never wrapped mid-word by the terminal."""
+
+
+def breakdown(result: Scored, width: int = BREAKDOWN_WIDTH) -> str:
     """The per-garden table a player checks against the paper sheet."""
     card = result.card
     title = result.source + (f" — {result.garden.metadata['player']}" if "player" in result.garden.metadata else "")
     lines = [title]
     explain = _explanations(card)
     for category in CATEGORIES:
-        lines.append(f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   {explain[category]}".rstrip())
+        head = f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   "
+        text = textwrap.wrap(explain[category], width - len(head), break_long_words=False, break_on_hyphens=False) or [""]
+        lines.append((head + text[0]).rstrip())
+        lines.extend(" " * len(head) + more for more in text[1:])
     lines.append("  " + "─" * 21)
     lines.append(f"  {'Total':<17}{card.total:>4}")
     return "\n".join(lines) + "\n"

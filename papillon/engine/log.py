@@ -31,6 +31,7 @@ from papillon.edition import Edition, standard_edition
 from papillon.engine.bots import Bot
 from papillon.engine.state import GameState, new_game
 from papillon.errors import IllegalActionError, PapillonError
+from papillon.files import loads_json
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 1
@@ -166,7 +167,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     records = []
     for number, line in lines:
         try:
-            record = json.loads(line)
+            record = loads_json(line)  # bounded: a hostile line is one error, not a RecursionError
         except json.JSONDecodeError as error:
             raise GameLogError(f"not valid JSON ({error.msg}, column {error.colno})", number) from None
         if not isinstance(record, dict):

@@ -287,7 +287,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         decks = tuple(tuple(cards[i * size : (i + 1) * size]) for i in range(edition.decks))
         return _evolve(state, stage="start", current=0, display=display, decks=decks)
     faces = len(edition.die_faces)
-    if len(words) != edition.dice + 1 or words[0] != "roll" or not all(w.isdigit() and 1 <= int(w) <= faces for w in words[1:]):
+    if len(words) != edition.dice + 1 or words[0] != "roll" or not all(w.isdecimal() and 1 <= int(w) <= faces for w in words[1:]):
         expected = f"'roll' and {edition.dice} faces from 1 to {faces}"
         raise IllegalActionError(f"expected the roll of {edition.dice} dice ({expected}), got {action!r}")
     roll = tuple(int(w) - 1 for w in words[1:])
