@@ -215,8 +215,8 @@ def explain_choices(state: GameState, only: int | None = None) -> str:
         if only is not None and i != only:
             continue
         after = state.apply(action).score(player)
-        scores = f"score {after} ({after - now:+d})" if after != now else "score unchanged"
-        lines.append(wrap(f"  {i + 1:>2}. ", [f"{state.describe(action)};", scores]))
+        scores = f"→ score {after} ({after - now:+d})" if after != now else "→ score unchanged"
+        lines.append(wrap(f"  {i + 1:>2}. ", [state.describe(action), scores]))
     return "\n".join(lines)
 
 
