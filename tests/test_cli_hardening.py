@@ -277,14 +277,14 @@ def test_6_a_strip_of_an_image_is_one_line(runner, tmp_path, size):
         (
             ["score", "--edition", "/dev/zero", str(EXAMPLE)],
             2,
-            "papillon score: error: Invalid value for '--edition': /dev/zero: cannot read edition file (over 1 MB: is this the right file?);"
-            " see 'papillon score --help'",
+            "papillon score: error: Invalid value for '--edition': /dev/zero: cannot read edition file"
+            " (over 1 MB: is this the right file?); see 'papillon score --help'",
         ),
         (
             ["sheet", "--from", "/dev/zero", "-o", "x.pdf"],
             2,
-            "papillon sheet: error: Invalid value for '--from': /dev/zero: cannot read sheet definition (over 1 MB: is this the right file?);"
-            " see 'papillon sheet --help'",
+            "papillon sheet: error: Invalid value for '--from': /dev/zero: cannot read sheet definition"
+            " (over 1 MB: is this the right file?); see 'papillon sheet --help'",
         ),
     ],
 )
@@ -469,7 +469,5 @@ def test_25_option_errors_never_end_in_two_brackets(runner):
     result = runner.invoke(main, ["new", "--starting-fields", "Z9"])
     line = one_line(result.stderr)
     assert ") (" not in line and "))" not in line
-    assert (
-        line
-        == "papillon new: error: Invalid value for '--starting-fields': not a plot name: 'Z9' (expected A1 to E5); see 'papillon new --help'"
-    )
+    message = "Invalid value for '--starting-fields': not a plot name: 'Z9' (expected A1 to E5)"
+    assert line == f"papillon new: error: {message}; see 'papillon new --help'"
