@@ -171,6 +171,13 @@ def parse(text: str, edition: Edition | None = None) -> Garden:
     The whole text is checked before the garden is built.
     """
     edition = edition or standard_edition()
+    # A well-formed garden (nearly every one) is read a line at a time by regular expressions;
+    # anything else goes to the careful reader, column by column, for its exact message.
+    return _parse_fast(text, edition) or _parse_checked(text, edition)
+
+
+def _parse_checked(text: str, edition: Edition) -> Garden:
+    """:func:`parse`, checking every column: the reader of record, whose errors the messages come from."""
     lines, end = _lines(text)
     if not lines:
         raise NotationError(f"expected the first line {HEADER!r}, found the end of the input", *end)
@@ -452,6 +459,84 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
                 f"misaligned brick: expected '---' at {under(nearest)}, found {_quote(line.token(i, ' +'))} at column {i + 1}", i
             )
         i += 1
+
+
+# --------------------------------------------------------------------------- reading, fast
+
+# What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
+_FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
+# A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces.
+_CELL = r"([^ |]{3}|[^ |]{2} |[^ |]  )"
+# A cell line from column 4 on (the row number is in columns 0-3): a space, then A to D each with
+# the blank column after it, the brick column and the blank column before the next cell, then E.
+_ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"([^ |]{1,3})")
+_SLOTS = {cell_column(col): col for col in range(SIZE)}
+
+
+def _parse_fast(text: str, edition: Edition) -> Garden | None:
+    """The garden of a well-formed text, or None for anything the careful reader must look at.
+
+    Accepts only texts :func:`_parse_checked` accepts, and builds the same garden
+    (tests/test_notation.py checks both on every example and on mutations of them).
+    """
+    if _FAST_REFUSED.search(text):
+        return None
+    lines = []
+    for raw in text.removeprefix("\ufeff").split("\n"):
+        line = raw.split("#", 1)[0].rstrip(" ")
+        if line.strip(" "):
+            lines.append(line)
+    if not lines or lines[0] != HEADER:
+        return None
+    index, meta = 1, {}
+    while index < len(lines) and lines[index] != COLUMN_HEADER:
+        line = lines[index]
+        match = _META.fullmatch(line)
+        words = line.split(" ")
+        if not match or match[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in words):
+            return None  # not plainly metadata: maybe a misaligned column header
+        meta[match[1]] = match[2].strip(" ")
+        index += 1
+    index += 1
+    known = _known_codes(edition)
+    codes: list[list[str]] = []
+    bricks: list[Edge] = []
+    for row in range(SIZE):
+        if index >= len(lines) or lines[index][:ROW_LABEL_END].strip(" ") != str(row + 1):
+            return None
+        match = _ROW.fullmatch(lines[index], ROW_LABEL_END)
+        if not match:
+            return None
+        cells = [match[1 + 2 * col].rstrip(" ") for col in range(SIZE)]
+        if not all(cell.removesuffix("*") in known for cell in cells):
+            return None
+        codes.append(cells)
+        bricks += (Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1) if match[2 + 2 * col] == "|")
+        index += 1
+        if index < len(lines) and lines[index].lstrip(" ")[:1] in ("-", "+"):
+            line = lines[index]
+            if row == SIZE - 1 or line.strip(" -") or line[:ROW_LABEL_END].strip(" ").isdigit():
+                return None
+            for run in re.finditer("-+", line):
+                if run.end() - run.start() != CELL_WIDTH or run.start() not in _SLOTS:
+                    return None
+                col = _SLOTS[run.start()]
+                bricks.append(Edge(plot_at(col, row), plot_at(col, row + 1)))
+            index += 1
+    if index != len(lines):
+        return None
+    return Garden.from_codes(codes, bricks, meta)
+
+
+def _known_codes(edition: Edition) -> frozenset[str]:
+    known = _KNOWN.get(id(edition))
+    if known is None or known[0] is not edition:
+        known = (edition, frozenset([*COLOURS, ".", "F", "X", *edition.occupant_codes]))
+        _KNOWN[id(edition)] = known
+    return known[1]
+
+
+_KNOWN: dict[int, tuple[Edition, frozenset[str]]] = {}
 
 
 # --------------------------------------------------------------------------- JSON
