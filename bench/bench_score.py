@@ -119,9 +119,7 @@ def main() -> None:
                 (old_wall, old_cpu), (new_wall, new_cpu) = best.values()
                 print(f"score --json, {label} (best of {args.rounds}):")
                 for name, (wall, cpu) in best.items():
-                    print(
-                        f"  {name:<18} wall {wall:6.2f} s   cpu {cpu:6.2f} s   ({args.count if len(files) > 1 else 1} / cpu s: {len(files) / cpu:,.0f})"
-                    )
+                    print(f"  {name:<18} wall {wall:6.2f} s   cpu {cpu:6.2f} s   ({len(files) / cpu:,.0f} gardens per cpu second)")
                 print(f"  speed-up: wall {old_wall / new_wall:.2f}x, cpu {old_cpu / new_cpu:.2f}x")
         finally:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base)], check=True)
