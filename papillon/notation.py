@@ -87,6 +87,27 @@ def player_name(text: str) -> str:
     return name
 
 
+def metadata_comments(text: str) -> list[tuple[int, str, str]]:
+    r"""Metadata lines whose value a ``#`` cut short: (line number, key, the value kept), for a warning.
+
+    ``player: Zoe #1`` is the player ``Zoe`` and a comment, as everywhere; a person may not expect that.
+
+    >>> metadata_comments("papillon garden v1\nplayer: Zoe #1\n\n     A     B")
+    [(2, 'player', 'Zoe')]
+    """
+    found = []
+    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+        content, hash_mark, _ = raw.partition("#")
+        if number > 1 and content.strip(" ") == "" and not hash_mark:
+            continue
+        if _is_column_header(_Line(number, raw)):
+            break
+        match = _META.fullmatch(content.rstrip(" "))
+        if hash_mark and match:
+            found.append((number, match[1], match[2].strip(" ")))
+    return found
+
+
 # --------------------------------------------------------------------------- writing
 
 

@@ -12,11 +12,11 @@ from typing import Any, TypeVar
 import click
 
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError, NotationError
+from papillon.errors import EditionError, NotationError, quote
 from papillon.files import TooLargeError, write_atomic
 from papillon.garden import Garden
 from papillon.layout import parse_starting_fields
-from papillon.notation import load_text
+from papillon.notation import load_text, metadata_comments
 from papillon.scan import is_image, review_marks
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -174,6 +174,9 @@ def garden_from_input(read: Input, edition: Edition, *, accept_review: bool = Tr
         readings = "1 reading" if len(marks) == 1 else f"{len(marks)} readings"
         click.echo(f"{name}: {readings} still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)
         return None
+    if "#" in text:
+        for line, key, value in metadata_comments(text):
+            click.echo(f"{name}:{line}: warning: '#' starts a comment: {key} is {quote(value)}", err=True)
     for problem in garden.problems(edition):
         click.echo(f"{name}: warning: {problem}", err=True)
     return garden
