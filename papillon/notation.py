@@ -25,7 +25,7 @@ from typing import Any
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import QUOTE_MAX, NotationError, quote
 from papillon.files import loads_json
-from papillon.garden import Garden, valid_meta_key, valid_meta_value
+from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
 HEADER = "papillon garden v1"
@@ -487,11 +487,13 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
 # What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
 _FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
 # A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces.
-_CELL = r"([^ |]{3}|[^ |]{2} |[^ |]  )"
+_CELL = r"(?:[^ |]{3}|[^ |]{2} |[^ |]  )"
 # A cell line from column 4 on (the row number is in columns 0-3): a space, then A to D each with
-# the blank column after it, the brick column and the blank column before the next cell, then E.
-_ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"([^ |]{1,3})")
+# the blank column after it, the brick column (captured) and the blank column before the next cell, then E.
+_ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"[^ |]{1,3}")
 _SLOTS = {cell_column(col): col for col in range(SIZE)}
+_RIGHT = [[Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1)] for row in range(SIZE)]
+_LABELS = [f"{row + 1}" for row in range(SIZE)]
 
 
 def _parse_fast(text: str, edition: Edition) -> Garden | None:
@@ -502,37 +504,33 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
     """
     if _FAST_REFUSED.search(text):
         return None
-    lines = []
-    for raw in text.removeprefix("\ufeff").split("\n"):
-        line = raw.split("#", 1)[0].rstrip(" ")
-        if line.strip(" "):
-            lines.append(line)
+    raws = text.removeprefix("\ufeff").split("\n")
+    if "#" in text:
+        raws = [raw.split("#", 1)[0] for raw in raws]
+    lines = [line for line in (raw.rstrip(" ") for raw in raws) if line]  # no other white space: refused above
     if not lines or lines[0] != HEADER:
         return None
     index, meta = 1, {}
     while index < len(lines) and lines[index] != COLUMN_HEADER:
         line = lines[index]
         match = _META.fullmatch(line)
-        words = line.split(" ")
-        if not match or match[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in words):
+        if not match or match[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in line.split(" ")):
             return None  # not plainly metadata: maybe a misaligned column header
         meta[match[1]] = match[2].strip(" ")
         index += 1
     index += 1
-    known = _known_codes(edition)
-    codes: list[list[str]] = []
+    cell_of = _cells_of(edition)
+    codes: list[str] = []
     bricks: list[Edge] = []
     for row in range(SIZE):
-        if index >= len(lines) or lines[index][:ROW_LABEL_END].strip(" ") != str(row + 1):
+        if index >= len(lines):
             return None
-        match = _ROW.fullmatch(lines[index], ROW_LABEL_END)
-        if not match:
+        line = lines[index]
+        match = _ROW.fullmatch(line, ROW_LABEL_END)
+        if not match or line[:ROW_LABEL_END].strip(" ") != _LABELS[row]:
             return None
-        cells = [match[1 + 2 * col].rstrip(" ") for col in range(SIZE)]
-        if not all(cell.removesuffix("*") in known for cell in cells):
-            return None
-        codes.append(cells)
-        bricks += (Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1) if match[2 + 2 * col] == "|")
+        codes += (word for word in line[ROW_LABEL_END:].split(" ") if word and word != "|")
+        bricks += (edge for edge, mark in zip(_RIGHT[row], match.groups(), strict=True) if mark == "|")
         index += 1
         if index < len(lines) and lines[index].lstrip(" ")[:1] in ("-", "+"):
             line = lines[index]
@@ -544,20 +542,25 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
                 col = _SLOTS[run.start()]
                 bricks.append(Edge(plot_at(col, row), plot_at(col, row + 1)))
             index += 1
-    if index != len(lines):
+    if index != len(lines) or not cell_of.keys() >= set(codes):
         return None
-    return Garden.from_codes(codes, bricks, meta)
+    # As Garden.from_codes builds it, with each code's Cell made once (they are frozen values).
+    cells = tuple(cell_of[code][0] for code in codes)
+    butterflies = frozenset(plot for plot, code in enumerate(codes) if cell_of[code][1])
+    return Garden(cells, frozenset(bricks), butterflies, tuple(meta.items()))
 
 
-def _known_codes(edition: Edition) -> frozenset[str]:
+def _cells_of(edition: Edition) -> dict[str, tuple[Cell, bool]]:
+    """Every code the edition knows, with and without its '*': its cell and whether the butterfly is filled."""
     known = _KNOWN.get(id(edition))
     if known is None or known[0] is not edition:
-        known = (edition, frozenset([*COLOURS, ".", "F", "X", *edition.occupant_codes]))
+        cells = {code: Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.occupant_codes]}
+        known = (edition, {f"{code}{star}": (cell, star == "*") for code, cell in cells.items() for star in ("", "*")})
         _KNOWN[id(edition)] = known
     return known[1]
 
 
-_KNOWN: dict[int, tuple[Edition, frozenset[str]]] = {}
+_KNOWN: dict[int, tuple[Edition, dict[str, tuple[Cell, bool]]]] = {}
 
 
 # --------------------------------------------------------------------------- JSON

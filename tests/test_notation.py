@@ -310,8 +310,8 @@ def test_no_garden_is_built_from_an_invalid_text(path: Path, monkeypatch: pytest
 
 def test_a_mistake_on_the_last_line_is_found_before_anything_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[object] = []
-    original = notation.Garden.from_codes
-    monkeypatch.setattr(notation.Garden, "from_codes", lambda *a, **k: built.append(a) or original(*a, **k))
+    original = notation.Garden.__post_init__  # every garden made, by either reader, passes here
+    monkeypatch.setattr(notation.Garden, "__post_init__", lambda self: built.append(self) or original(self))
     with pytest.raises(NotationError):
         parse(CANONICAL.replace(" 5   .     .     .     .     .", " 5   .     .     .     .     Q"))
     assert built == []

@@ -15,7 +15,6 @@ from papillon.edition import Edition, load_edition
 from papillon.errors import EditionError, NotationError, quote
 from papillon.files import TooLargeError, write_atomic
 from papillon.garden import Garden
-from papillon.layout import parse_starting_fields
 from papillon.notation import load_text, metadata_comments
 from papillon.scan import is_image, review_marks
 
@@ -49,6 +48,8 @@ def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | No
     if value is None:
         return None
     try:
+        from papillon.layout import parse_starting_fields  # the sheet's layout loads only when this option is given
+
         return parse_starting_fields(value)
     except ValueError as error:
         like = "" if str(error).endswith(")") else " (like B4,D2)"  # never two brackets in a row
@@ -114,13 +115,10 @@ def read_input(source: str, *, photos: bool = False) -> Input:
     name = source_name(source)
     with contextlib.ExitStack() as stack:
         handle = sys.stdin.buffer if source == "-" else stack.enter_context(Path(source).open("rb"))
-        data = handle.read(16)
-        limit = MAX_PHOTO_BYTES if photos and is_image(data) else MAX_GARDEN_BYTES
-        while len(data) <= limit:  # a pipe hands over its bytes a little at a time
-            chunk = handle.read(limit + 1 - len(data))
-            if not chunk:
-                break
-            data += chunk
+        data = handle.read(MAX_GARDEN_BYTES + 1)  # one read: a buffered reader waits for a pipe's bytes
+        limit = MAX_PHOTO_BYTES if photos and is_image(data[:16]) else MAX_GARDEN_BYTES
+        if len(data) > MAX_GARDEN_BYTES and limit > MAX_GARDEN_BYTES:
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise TooLargeError(name, limit)
     return Input(name, data)
