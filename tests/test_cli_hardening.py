@@ -14,6 +14,7 @@ import sys
 import threading
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -471,3 +472,15 @@ def test_25_option_errors_never_end_in_two_brackets(runner):
     assert ") (" not in line and "))" not in line
     message = "Invalid value for '--starting-fields': not a plot name: 'Z9' (expected A1 to E5)"
     assert line == f"papillon new: error: {message}; see 'papillon new --help'"
+
+
+def test_22_the_play_screen_fits_80_columns(runner):
+    # A whole three-player game, with the help, the explanations, a breakdown and the scores asked for.
+    typed = "h\n?\nb\nt\n" + ALWAYS_FIRST
+    result = runner.invoke(
+        main, ["play", "--seed", "12", "--name", "Ann", "--bot", "greedy", "--bot", "random", "--picture", "none"], input=typed
+    )
+    assert result.exit_code == 0, result.output
+    assert "The game is over." in result.output
+    long = [line for line in click.unstyle(result.output).splitlines() if len(line.removeprefix("> ")) > 80]
+    assert long == []

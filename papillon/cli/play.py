@@ -13,6 +13,7 @@ import re
 import secrets
 import shlex
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,12 +36,13 @@ from papillon.grid import SIZE, plot_at
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid, player_name
 
 HELP = """\
-Type the number of a choice, or the choice itself: 'plot C3' or just 'C3', 'B1-C1', 'red'.
-  ?         what each choice does and scores    ? N   explain choice N
-  v         show the whole view again           g N   look at player N's garden
-  b         your score, category by category    t     every player's score
-  u         undo back to the start of your turn this round (never across a reveal)
-  s         save now                            q     save and quit (resume with --resume FILE)"""
+Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
+'B1-C1' or 'red' where only one choice has it.
+  ?     what each choice does and scores    ? N   explain choice N
+  v     show the whole view again           g N   look at player N's garden
+  b     your score, category by category    t     every player's score
+  u     undo back to the start of your turn this round (never across a reveal)
+  s     save now                            q     save and quit (--resume FILE)"""
 
 WIDTH = 78
 """Columns the play screen keeps to, so an 80-column terminal never wraps a line mid-word."""
@@ -159,6 +161,11 @@ def view(state: GameState, player: int) -> str:
     if state.round >= 1 and state.roll and not state.tasks:
         parts.append(offer(state))
     return "\n".join(parts)
+
+
+def prompt_text(state: GameState) -> str:
+    """What the game waits for, wrapped to the screen."""
+    return textwrap.fill(state.prompt(), WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
 
 
 def choices(state: GameState) -> str:
@@ -431,7 +438,7 @@ def _loop(session: Session, color: bool | None) -> bool:
         if shown is not state:
             click.echo("", color=color)
             click.echo(view(state, state.player), color=color)
-            click.echo(click.style(state.prompt(), bold=True), color=color)
+            click.echo(click.style(prompt_text(state), bold=True), color=color)
             click.echo(choices(state))
             shown = state
         line = click.prompt("", prompt_suffix="> ", default="", show_default=False).strip()
@@ -447,7 +454,7 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
     word, _, rest = line.partition(" ")
     if line in ("", "v"):
         click.echo(view(state, state.player), color=color)
-        click.echo(click.style(state.prompt(), bold=True), color=color)
+        click.echo(click.style(prompt_text(state), bold=True), color=color)
         click.echo(choices(state))
         return True
     if line in ("h", "help"):
