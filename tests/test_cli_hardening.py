@@ -484,3 +484,18 @@ def test_22_the_play_screen_fits_80_columns(runner):
     assert "The game is over." in result.output
     long = [line for line in click.unstyle(result.output).splitlines() if len(line.removeprefix("> ")) > 80]
     assert long == []
+
+
+def test_10_a_damaged_image_is_one_line_without_library_warnings(tmp_path):
+    pytest.importorskip("cv2")
+    from PIL import Image
+
+    whole = tmp_path / "whole.tif"
+    Image.new("RGB", (500, 500), "white").save(whole, compression="tiff_lzw")
+    data = whole.read_bytes()
+    damaged = tmp_path / "damaged.tif"  # the middle of the compressed strip zeroed: libtiff complains on stderr
+    damaged.write_bytes(data[: len(data) // 2] + b"\x00" * 100 + data[len(data) // 2 + 100 :])
+    for command in ("scan", "score"):
+        result = subprocess.run([sys.executable, "-m", "papillon", command, str(damaged)], capture_output=True, text=True, cwd=tmp_path)
+        assert result.returncode == 1
+        assert one_line(result.stderr).endswith(f"{damaged}: not an image Pillow can read (a damaged or unsupported file)")

@@ -13,6 +13,7 @@ import errno
 import importlib
 import os
 import sys
+import warnings
 from typing import Any
 
 import click
@@ -72,6 +73,8 @@ class PapillonGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
         kwargs["standalone_mode"] = False
+        if not sys.warnoptions:  # a library's warning (numpy, Pillow) is not for the user: papillon says what went wrong
+            warnings.simplefilter("ignore")
         real_stdout = sys.stdout
         sys.stdout = _GuardedOutput(real_stdout)
         try:

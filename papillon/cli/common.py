@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -134,6 +135,30 @@ def decode_garden(data: bytes) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotationError("not a text file (expected .garden notation or its JSON form; 'papillon score' also reads photos)") from None
+
+
+@contextlib.contextmanager
+def quiet_native_stderr() -> Iterator[None]:
+    """Hide what C libraries (libtiff, libjpeg) print straight to file descriptor 2 while a photo is decoded.
+
+    A damaged image gets papillon's one line, not libtiff's complaints before it.  Only where
+    nobody is asked anything on stderr meanwhile (the field questions of a terminal).
+    """
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError, OSError):  # not a real file (a test runner's buffer)
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), fd)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, fd)
+        os.close(saved)
 
 
 def source_name(source: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable
 
 import click
 
-from papillon.cli.common import check_output, edition_option, fields_option, read_input, write_output
+from papillon.cli.common import check_output, edition_option, fields_option, quiet_native_stderr, read_input, write_output
 from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
 from papillon.errors import ScanError
@@ -89,16 +90,17 @@ def command(
             failed = True
             continue
         try:
-            result = read_photo(
-                read.data,
-                name=read.name,
-                fields=wanted,
-                accept_uncertain=True,
-                ask=field_asker(edition) if interactive else None,
-                debug_dir=debug_dir,
-                edition=edition,
-                debug_stem=stem,
-            )
+            with quiet_native_stderr() if not interactive else contextlib.nullcontext():
+                result = read_photo(
+                    read.data,
+                    name=read.name,
+                    fields=wanted,
+                    accept_uncertain=True,
+                    ask=field_asker(edition) if interactive else None,
+                    debug_dir=debug_dir,
+                    edition=edition,
+                    debug_stem=stem,
+                )
         except ScanError as error:
             click.echo(f"papillon scan: {error}", err=True)
             failed = True
@@ -110,6 +112,7 @@ def command(
             click.echo(text, nl=False)
         if result.needs_review:
             names = ", ".join(r.item for r in result.review)
-            click.echo(f"{photo}: {len(result.review)} reading(s) to review: {names}", err=True)
+            readings = "1 reading" if len(result.review) == 1 else f"{len(result.review)} readings"
+            click.echo(f"{photo}: {readings} to review: {names}", err=True)
     if failed:
         sys.exit(1)

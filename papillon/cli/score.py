@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import textwrap
@@ -11,7 +12,16 @@ from pathlib import Path
 
 import click
 
-from papillon.cli.common import Input, edition_option, fields_option, garden_from_input, read_input, source_name, write_output
+from papillon.cli.common import (
+    Input,
+    edition_option,
+    fields_option,
+    garden_from_input,
+    quiet_native_stderr,
+    read_input,
+    source_name,
+    write_output,
+)
 from papillon.edition import Edition
 from papillon.errors import ScanError
 from papillon.files import TooLargeError
@@ -110,9 +120,10 @@ def read_photo_garden(read: Input, edition: Edition, *, fields: str | None, acce
     ask = field_asker(edition) if sys.stdin.isatty() and not quiet else None
     stem = "stdin" if read.name == "<stdin>" else Path(read.name).stem
     try:
-        photo = read_photo(
-            read.data, name=read.name, debug_stem=stem, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition
-        )
+        with quiet_native_stderr() if ask is None else contextlib.nullcontext():
+            photo = read_photo(
+                read.data, name=read.name, debug_stem=stem, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition
+            )
         if photo.fields_unknown:
             plots = ", ".join(plot_name(p) for p in photo.fields_unknown)
             click.echo(f"{read.name}: warning: scoring the fields {plots} as empty (say what they hold with --fields B4=po,...)", err=True)
