@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import click
 
@@ -114,15 +114,23 @@ def read_input(source: str, *, photos: bool = False) -> Input:
     Raises OSError (TooLargeError past the limit).
     """
     name = source_name(source)
-    with contextlib.ExitStack() as stack:
-        handle = sys.stdin.buffer if source == "-" else stack.enter_context(Path(source).open("rb"))
-        data = handle.read(MAX_GARDEN_BYTES + 1)  # one read: a buffered reader waits for a pipe's bytes
-        limit = MAX_PHOTO_BYTES if photos and is_image(data[:16]) else MAX_GARDEN_BYTES
-        if len(data) > MAX_GARDEN_BYTES and limit > MAX_GARDEN_BYTES:
-            data += handle.read(limit + 1 - len(data))
+    if source == "-":
+        data, limit = _read_limited(sys.stdin.buffer, photos)
+    else:
+        with open(source, "rb") as handle:
+            data, limit = _read_limited(handle, photos)
     if len(data) > limit:
         raise TooLargeError(name, limit)
     return Input(name, data)
+
+
+def _read_limited(handle: BinaryIO, photos: bool) -> tuple[bytes, int]:
+    """The bytes of ``handle`` up to the limit its first bytes call for (one read for a garden); the limit."""
+    data = handle.read(MAX_GARDEN_BYTES + 1)  # a buffered reader waits for a pipe's bytes: one read is enough
+    limit = MAX_PHOTO_BYTES if photos and is_image(data[:16]) else MAX_GARDEN_BYTES
+    if len(data) > MAX_GARDEN_BYTES and limit > MAX_GARDEN_BYTES:
+        data += handle.read(limit + 1 - len(data))
+    return data, limit
 
 
 def read_source(source: str) -> str:
