@@ -499,3 +499,9 @@ def test_10_a_damaged_image_is_one_line_without_library_warnings(tmp_path):
         result = subprocess.run([sys.executable, "-m", "papillon", command, str(damaged)], capture_output=True, text=True, cwd=tmp_path)
         assert result.returncode == 1
         assert one_line(result.stderr).endswith(f"{damaged}: not an image Pillow can read (a damaged or unsupported file)")
+
+
+def test_15_nothing_on_standard_input_says_so(runner):
+    result = runner.invoke(main, ["score", "-"], input="")
+    assert result.exit_code == 1
+    assert one_line(result.stderr) == "<stdin>: nothing on standard input (did the command before the '|' fail?)"

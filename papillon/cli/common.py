@@ -193,6 +193,10 @@ def read_garden(source: str, edition: Edition, *, accept_review: bool = True) ->
 def garden_from_input(read: Input, edition: Edition, *, accept_review: bool = True) -> Garden | None:
     """The garden in bytes already read; on a bad input, one line on stderr and None."""
     name = read.name
+    if name == "<stdin>" and not read.data.strip():
+        # `papillon replay ... --garden | papillon score -` where replay failed: say so, not "expected the first line".
+        click.echo(f"{name}: nothing on standard input (did the command before the '|' fail?)", err=True)
+        return None
     try:
         text = decode_garden(read.data)
         garden = load_text(text, edition)
