@@ -21,3 +21,13 @@ def test_ruff_lint_and_format():
 def test_mypy():
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_style_tools_are_the_pinned_versions():
+    # pyproject.toml pins ruff and mypy exactly, so a new release cannot turn main red: run with those.
+    import tomllib
+    from importlib.metadata import version
+
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    pins = dict(req.split("==") for req in extra if req.split("==")[0] in ("ruff", "mypy"))
+    assert {tool: version(tool) for tool in pins} == pins, "install the pinned tools: pip install -e '.[test]'"
