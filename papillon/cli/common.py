@@ -204,7 +204,7 @@ def garden_from_input(read: Input, edition: Edition, *, accept_review: bool = Tr
         where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
         click.echo(f"{where}: {error.message}", err=True)
         return None
-    marks = [] if accept_review else review_marks(text)
+    marks = [] if accept_review or "#" not in text else review_marks(text)  # no '#', no mark: skip the line-by-line look
     if marks:
         readings = "1 reading" if len(marks) == 1 else f"{len(marks)} readings"
         click.echo(f"{name}: {readings} still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)

@@ -90,7 +90,8 @@ def command(
         scored.append(result)
         if as_json:
             # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
-            click.echo(json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": ")))
+            line = json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": "))
+            sys.stdout.write(line + "\n")  # plain text: none of click.echo's colour handling is needed
         else:
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
@@ -144,7 +145,7 @@ def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> 
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise click.UsageError(f"cannot create {directory}: {error.strerror}") from None
+        raise click.ClickException(f"cannot create {directory}: {error.strerror}") from None  # a failed write: exit 1
     written: list[Path] = []
     for result in scored:
         stem = "stdin" if result.source == "<stdin>" else Path(result.source).stem
