@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from papillon import __version__
-from papillon.errors import PapillonError
+from papillon.errors import PapillonError, quote
 
 # Command name -> module under papillon.cli that defines a click command `command`.
 # A new command is one line here.
@@ -57,7 +57,7 @@ class PapillonGroup(click.Group):
         if name not in COMMANDS and not name.startswith("-"):
             close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
             hint = f": did you mean '{close[0]}'?" if close else f" (the commands: {', '.join(sorted(COMMANDS))})"
-            raise click.UsageError(f"no command {name!r}{hint}", ctx)
+            raise click.UsageError(f"no command {quote(name)}{hint}", ctx)
         return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:

@@ -30,7 +30,7 @@ from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, card_text, die_text, new_game
 from papillon.engine.tables import COLOUR_CODE
-from papillon.errors import IllegalActionError, quote
+from papillon.errors import QUOTE_MAX, IllegalActionError, quote
 from papillon.files import MAX_LOG_BYTES, loads_json, read_text, write_atomic
 from papillon.grid import SIZE, plot_at
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid, player_name
@@ -209,6 +209,8 @@ def match_choice(text: str, legal: tuple[str, ...]) -> str:
     if len(named) > 1:
         options = " or ".join(f"{legal.index(a) + 1}. {a}" for a in named)
         raise IllegalActionError(f"{quote(words)} could be {options}: type the number")
+    if len(words) > QUOTE_MAX:  # no choice is this long: say so without echoing a pasted page
+        raise IllegalActionError(f"{quote(words)} is not a choice ('?' explains them)")
     return words
 
 
@@ -291,7 +293,7 @@ def _check_save(save: Path, force: bool, resume: str | None) -> None:
 def _picture_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None or value == "none" or Path(value).suffix.lower() in (".png", ".pdf"):
         return value
-    raise click.BadParameter(f"expected a .png or .pdf file, or 'none', got {value!r}", ctx=ctx, param=param)
+    raise click.BadParameter(f"expected a .png or .pdf file, or 'none', got {quote(value)}", ctx=ctx, param=param)
 
 
 def read_game_log(path: str | Path, edition: Edition) -> GameLog:

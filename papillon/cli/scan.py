@@ -12,7 +12,7 @@ import click
 from papillon.cli.common import check_output, edition_option, fields_option, quiet_native_stderr, read_input, write_output
 from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
-from papillon.errors import ScanError
+from papillon.errors import ScanError, quote
 from papillon.files import TooLargeError
 from papillon.grid import Plot, plot_name
 
@@ -28,7 +28,7 @@ def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
             ).strip()
             if answer == "" or answer in edition.occupant_codes:
                 return answer
-            click.echo(f"  not a critter or feature code: {answer!r}", err=True)
+            click.echo(f"  not a critter or feature code: {quote(answer)}", err=True)
 
     return ask
 

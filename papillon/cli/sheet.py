@@ -11,7 +11,7 @@ import click
 
 from papillon.cli.common import check_output, starting_fields_option, write_output
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError
+from papillon.errors import EditionError, quote
 from papillon.grid import plot_name
 from papillon.layout import PAPERS_MM, default_paper, random_starting_fields
 from papillon.notation import player_name
@@ -44,7 +44,7 @@ def _check_glyphs(players: tuple[str | None, ...], param_hint: str) -> None:
         missing = missing_glyphs(name or "")
         if missing:
             raise click.BadParameter(
-                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {name!r}"
+                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {quote(name or "")}"
                 " (it has Latin letters; write the name in them, or leave it blank and write it by hand)",
                 param_hint=param_hint,
             )
