@@ -55,7 +55,7 @@ def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, pa
     if missing:
         click.echo(
             f"{source_name(source)}: warning: the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)}"
-            f" in player {quote(player or "")}: drawn without them",
+            f" in player {quote(player or '')}: drawn without them",
             err=True,
         )
 

@@ -44,7 +44,7 @@ def _check_glyphs(players: tuple[str | None, ...], param_hint: str) -> None:
         missing = missing_glyphs(name or "")
         if missing:
             raise click.BadParameter(
-                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {quote(name or "")}"
+                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {quote(name or '')}"
                 " (it has Latin letters; write the name in them, or leave it blank and write it by hand)",
                 param_hint=param_hint,
             )
