@@ -505,3 +505,12 @@ def test_15_nothing_on_standard_input_says_so(runner):
     result = runner.invoke(main, ["score", "-"], input="")
     assert result.exit_code == 1
     assert one_line(result.stderr) == "<stdin>: nothing on standard input (did the command before the '|' fail?)"
+
+
+def test_24_a_metadata_value_cut_by_a_comment_is_a_warning(runner, tmp_path):
+    path = tmp_path / "zoe.garden"
+    path.write_text(EXAMPLE.read_text().replace("player: Ann", "player: Zoe #1"))
+    result = runner.invoke(main, ["score", "--json", str(path)])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["player"] == "Zoe"
+    assert one_line(result.stderr) == f"{path}:3: warning: '#' starts a comment: player is 'Zoe'"
