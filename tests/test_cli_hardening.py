@@ -512,5 +512,5 @@ def test_24_a_metadata_value_cut_by_a_comment_is_a_warning(runner, tmp_path):
     path.write_text(EXAMPLE.read_text().replace("player: Ann", "player: Zoe #1"))
     result = runner.invoke(main, ["score", "--json", str(path)])
     assert result.exit_code == 0
-    assert json.loads(result.output)["player"] == "Zoe"
-    assert one_line(result.stderr) == f"{path}:3: warning: '#' starts a comment: player is 'Zoe'"
+    assert json.loads(result.stdout)["player"] == "Zoe"
+    assert one_line(result.stderr) == f"{path}:6: warning: '#' starts a comment: player is 'Zoe'"  # line 6 of the example
