@@ -104,7 +104,7 @@ def test_2_a_superscript_digit_at_the_prompt_is_refused_and_nothing_is_lost(runn
     # start B4 (1), then '²', '? ²' and 'g ²', then quit: the first decision is still in the save.
     result = runner.invoke(main, ["play", "--seed", "8", "--save", "s.jsonl"], input="1\n²\n? ²\ng ²\nq\n")
     assert result.exit_code == 0, result.output
-    assert "'²' is not allowed" in result.output or "not allowed" in result.output
+    assert "  '²' is not allowed: Player 1: round 1: choose a pair (card and die); expected 'pair' (e.g. 'pair 1')" in result.output
     assert "which garden? g 1 to g 1" in result.output
     events = parse_log((tmp_path / "s.jsonl").read_text()).events
     assert events[1] == {"player": 0, "action": "start B4"}  # events[0] is the deal
@@ -114,13 +114,14 @@ def test_2_a_log_with_a_superscript_die_is_one_line(runner, tmp_path):
     path = a_game_log(tmp_path)
     text = path.read_text()
     roll = next(line for line in text.splitlines() if '"roll ' in line)
-    damaged = roll.replace('"roll ', '"roll ²', 1).replace("² ", "²", 0)
     words = json.loads(roll)["chance"].split()
     damaged = json.dumps({"chance": " ".join([words[0], "²", *words[2:]])})
     path.write_text(text.replace(roll, damaged, 1))
     result = runner.invoke(main, ["replay", str(path)])
     assert result.exit_code == 1
-    assert "roll" in one_line(result.stderr)
+    number = text.splitlines().index(roll) + 1
+    expected = f"line {number}: expected the roll of 3 dice ('roll' and 3 faces from 1 to 6), got '{json.loads(damaged)['chance']}'"
+    assert one_line(result.stderr) == f"papillon replay: error: {path}: {expected}"
 
 
 # --------------------------------------------------------------------------- 3: a full standard output
