@@ -150,6 +150,7 @@ def test_3_a_full_standard_output_is_one_line_and_exit_1(tmp_path, args):
     assert one_line(result.stderr) == "papillon: error: cannot write to standard output (No space left on device)"
 
 
+@pytest.mark.slow  # 300 simulated games
 def test_3_a_closed_pipe_is_silent(tmp_path):
     reader = subprocess.Popen(["head", "-c", "1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     result = subprocess.run(
@@ -475,6 +476,7 @@ def test_25_option_errors_never_end_in_two_brackets(runner):
     assert line == f"papillon new: error: {message}; see 'papillon new --help'"
 
 
+@pytest.mark.slow  # a whole three-player game
 def test_22_the_play_screen_fits_80_columns(runner):
     # A whole three-player game, with the help, the explanations, a breakdown and the scores asked for.
     typed = "h\n?\nb\nt\n" + ALWAYS_FIRST

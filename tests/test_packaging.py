@@ -6,6 +6,8 @@ import tomllib
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -21,6 +23,7 @@ def test_every_source_package_is_listed_in_pyproject():
     assert config["package-dir"]["papillon.fonts"] == "fonts"
 
 
+@pytest.mark.slow  # builds a wheel
 def test_the_wheel_carries_the_fonts_their_licence_and_the_edition(tmp_path):
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],

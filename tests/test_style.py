@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -11,6 +13,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_ruff_lint_and_format():
     lint = run("ruff", "check", "papillon", "tests", "bench")
     assert lint.returncode == 0, lint.stdout + lint.stderr
@@ -18,6 +21,7 @@ def test_ruff_lint_and_format():
     assert fmt.returncode == 0, fmt.stdout + fmt.stderr
 
 
+@pytest.mark.slow  # a whole-package type check: half a minute
 def test_mypy():
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
