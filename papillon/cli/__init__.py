@@ -73,12 +73,13 @@ class PapillonGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
         kwargs["standalone_mode"] = False
-        if not sys.warnoptions:  # a library's warning (numpy, Pillow) is not for the user: papillon says what went wrong
-            warnings.simplefilter("ignore")
         real_stdout = sys.stdout
         sys.stdout = _GuardedOutput(real_stdout)
         try:
-            status = super().main(*args, **kwargs)
+            with warnings.catch_warnings():
+                if not sys.warnoptions:  # a library's warning (numpy, Pillow) is not for the user: papillon says what went wrong
+                    warnings.simplefilter("ignore")
+                status = super().main(*args, **kwargs)
             sys.stdout.flush()  # a full disk may show only now, for buffered output
         except click.exceptions.NoArgsIsHelpError as error:
             click.echo(error.ctx.get_help() if error.ctx else error.format_message())
