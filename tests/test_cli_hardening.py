@@ -275,6 +275,7 @@ def test_6_a_strip_of_an_image_is_one_line(runner, tmp_path, size):
     ("args", "code", "message"),
     [
         (["score", "/dev/zero"], 1, "/dev/zero: too large (over 1 MB: is this the right file?)"),
+        (["scan", "/dev/zero"], 1, "papillon scan: /dev/zero: too large (over 1 MB: is this the right file?)"),
         (["format", "/dev/zero"], 1, "/dev/zero: too large for a garden (over 1 MB: is this the right file?)"),
         (["replay", "/dev/zero"], 1, "papillon replay: error: /dev/zero: cannot read the game log (over 50 MB: is this the right file?)"),
         (
