@@ -520,7 +520,7 @@ def test_the_fast_reader_reads_every_canonical_garden(garden):
         max_size=3,
     ),
 )
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=300, deadline=None)
 def test_a_mutated_garden_is_read_alike_or_left_to_the_careful_reader(garden, mutations):
     text = format_garden(garden)
     for position, kind, char in mutations:
