@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from papillon.errors import EditionError
+from papillon.files import loads_toml, read_text
 from papillon.grid import Plot, parse_plot
 
 COLOURS: dict[str, str] = {"R": "red", "B": "blue", "Y": "yellow", "P": "purple"}
@@ -250,7 +251,7 @@ def load_edition(path: str | Path | None = None) -> Edition:
         return standard_edition()
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)  # bounded in size, a byte order mark dropped
     except OSError as error:
         raise EditionError(f"{path}: cannot read edition file ({error.strerror})") from None
     except UnicodeDecodeError:
@@ -265,7 +266,7 @@ def edition_from_toml(text: str, source: str = "<edition>", name: str | None = N
     ``name`` names the result unless the text sets ``edition.name`` itself.
     """
     try:
-        overrides = tomllib.loads(text)
+        overrides = loads_toml(text)
     except tomllib.TOMLDecodeError as error:
         raise EditionError(f"{source}: not valid TOML: {error}") from None
     if name is not None and isinstance(overrides.get("edition", {}), dict) and "name" not in overrides.get("edition", {}):

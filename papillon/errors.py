@@ -6,6 +6,38 @@ clear line and a non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+QUOTE_MAX = 40
+"""Characters of a user's text that a message quotes."""
+
+
+def quote(text: str, mark: str = "'") -> str:
+    r"""User text for a message: cut at :data:`QUOTE_MAX` characters, unprintable characters escaped.
+
+    A huge bad line cannot flood the terminal, and a U+2028 or a control character
+    cannot break the one line an error is.  ``mark=""`` cuts and escapes text that
+    is already quoted (a JSON value).
+
+    >>> print(quote("Zoé"), quote('say "hi"', '"'))
+    'Zoé' "say \"hi\""
+    >>> print(quote("a\u2028b" + "x" * 50))
+    'a\u2028bxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    cut = text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…"
+    out = []
+    for ch in cut:
+        if mark and ch in ("\\", mark):
+            out.append("\\" + ch)
+        elif ch.isprintable():
+            out.append(ch)
+        elif ch in _SHORT_ESCAPES:
+            out.append(_SHORT_ESCAPES[ch])
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return f"{mark}{''.join(out)}{mark}"
+
+
+_SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
 
 class PapillonError(Exception):
     """Base class of every error papillon raises on purpose."""

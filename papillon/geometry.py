@@ -16,28 +16,46 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-
-import numpy as np
-import shapely
-from shapely.geometry import Polygon, box
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from papillon.grid import BORDER_SEGMENTS, EDGE_INDEX, EDGES, PLOTS, Edge, Plot, plot_center, plot_square
 
-_SEGMENTS = shapely.linestrings(np.array([edge.segment() for edge in EDGES], dtype=float))
-# The border in unit segments: polygonize needs a node wherever a brick meets it.
-_BORDER = shapely.linestrings(np.array(BORDER_SEGMENTS, dtype=float))
-_CENTRES_X, _CENTRES_Y = np.array([plot_center(p) for p in PLOTS]).T
+if TYPE_CHECKING:
+    import numpy as np
+    from shapely.geometry import Polygon
+
+# numpy and shapely load on the first enclosure looked for, not with `import papillon`:
+# a garden with fewer than four bricks has none, and a one-file `papillon score` starts faster.
+
+
+@cache
+def _shapes() -> tuple[Any, Any, Any, Any]:
+    """The brick segments, the border segments and the plot centres, as shapely and numpy arrays."""
+    import numpy as np
+    import shapely
+
+    segments = shapely.linestrings(np.array([edge.segment() for edge in EDGES], dtype=float))
+    # The border in unit segments: polygonize needs a node wherever a brick meets it.
+    border = shapely.linestrings(np.array(BORDER_SEGMENTS, dtype=float))
+    centres_x, centres_y = np.array([plot_center(p) for p in PLOTS]).T
+    return segments, border, centres_x, centres_y
 
 
 def plot_polygon(plot: Plot) -> Polygon:
     """The unit square of a plot."""
+    from shapely.geometry import box
+
     return box(*plot_square(plot))
 
 
 def brick_lines(bricks: Iterable[Edge], border: bool = False) -> np.ndarray:
     """The brick segments as an array of shapely LineStrings (with the border if asked)."""
-    lines = _SEGMENTS[[EDGE_INDEX[edge] for edge in sorted(bricks)]]
-    return np.concatenate([lines, _BORDER]) if border else lines
+    import numpy as np
+
+    segments, border_lines, _, _ = _shapes()
+    lines = segments[[EDGE_INDEX[edge] for edge in sorted(bricks)]]
+    return np.concatenate([lines, border_lines]) if border else lines
 
 
 @dataclass(frozen=True)
@@ -59,16 +77,20 @@ def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure,
     >>> [sorted(e.plots) for e in enclosures(ring)]
     [[12]]
     """
-    lines = brick_lines(bricks, border)
-    if len(lines) < 4:  # a face needs at least four unit segments
+    bricks = list(bricks)
+    if len(bricks) + (len(BORDER_SEGMENTS) if border else 0) < 4:  # a face needs at least four unit segments
         return ()
-    faces = shapely.get_parts(shapely.polygonize(lines))
+    import numpy as np
+    import shapely
+
+    _, _, centres_x, centres_y = _shapes()
+    faces = shapely.get_parts(shapely.polygonize(brick_lines(bricks, border)))
     found = []
     for face in faces:
-        inside = shapely.contains_xy(face, _CENTRES_X, _CENTRES_Y)
+        inside = shapely.contains_xy(face, centres_x, centres_y)
         region = frozenset(int(p) for p in np.flatnonzero(inside))
         if shapely.get_num_interior_rings(face):
-            filled = shapely.contains_xy(shapely.polygons(face.exterior), _CENTRES_X, _CENTRES_Y)
+            filled = shapely.contains_xy(shapely.polygons(face.exterior), centres_x, centres_y)
             encircled = frozenset(int(p) for p in np.flatnonzero(filled))
         else:
             encircled = region

@@ -23,8 +23,9 @@ import re
 from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.errors import NotationError
-from papillon.garden import Garden, valid_meta_key, valid_meta_value
+from papillon.errors import QUOTE_MAX, NotationError, quote
+from papillon.files import loads_json
+from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
 HEADER = "papillon garden v1"
@@ -56,8 +57,55 @@ def _quote(text: str) -> str:
     return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")
 
 
-QUOTE_MAX = 40
-"""Characters of a user's text that a message quotes."""
+MAX_NAME = 60
+"""Characters of a player's name: room for any real name, not for a pasted paragraph."""
+
+
+def player_name(text: str) -> str:
+    """A name as a person typed it, ready for a ``player:`` line; ValueError (one line) if it cannot be one.
+
+    Spaces around it are dropped.  Refused: an empty name, ``#`` (the notation reads it as the start of
+    a comment and has no escape for it), and characters that print as nothing or break the line.
+
+    >>> player_name("  Zoé ")
+    'Zoé'
+    >>> player_name("Ann #1")
+    Traceback (most recent call last):
+    ...
+    ValueError: a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'
+    """
+    name = text.strip()
+    if not name:
+        raise ValueError("a name cannot be empty or only spaces")
+    if "#" in name:
+        raise ValueError(f"a name cannot hold '#' (a .garden file reads the rest as a comment): {quote(name)}")
+    invisible = next((ch for ch in name if not ch.isprintable()), None)
+    if invisible is not None:
+        raise ValueError(f"a name cannot hold the invisible or control character U+{ord(invisible):04X}: {quote(name)}")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, got {len(name)}: {quote(name)}")
+    return name
+
+
+def metadata_comments(text: str) -> list[tuple[int, str, str]]:
+    r"""Metadata lines whose value a ``#`` cut short: (line number, key, the value kept), for a warning.
+
+    ``player: Zoe #1`` is the player ``Zoe`` and a comment, as everywhere; a person may not expect that.
+
+    >>> metadata_comments("papillon garden v1\nplayer: Zoe #1\n\n     A     B")
+    [(2, 'player', 'Zoe')]
+    """
+    found = []
+    for number, raw in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+        content, hash_mark, _ = raw.partition("#")
+        if number > 1 and content.strip(" ") == "" and not hash_mark:
+            continue
+        if _is_column_header(_Line(number, raw)):
+            break
+        match = _META.fullmatch(content.rstrip(" "))
+        if hash_mark and match:
+            found.append((number, match[1], match[2].strip(" ")))
+    return found
 
 
 # --------------------------------------------------------------------------- writing
@@ -144,6 +192,13 @@ def parse(text: str, edition: Edition | None = None) -> Garden:
     The whole text is checked before the garden is built.
     """
     edition = edition or standard_edition()
+    # A well-formed garden (nearly every one) is read a line at a time by regular expressions;
+    # anything else goes to the careful reader, column by column, for its exact message.
+    return _parse_fast(text, edition) or _parse_checked(text, edition)
+
+
+def _parse_checked(text: str, edition: Edition) -> Garden:
+    """:func:`parse`, checking every column: the reader of record, whose errors the messages come from."""
     lines, end = _lines(text)
     if not lines:
         raise NotationError(f"expected the first line {HEADER!r}, found the end of the input", *end)
@@ -429,6 +484,87 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
         i += 1
 
 
+# --------------------------------------------------------------------------- reading, fast
+
+# What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
+_FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
+# A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces.
+_CELL = r"(?:[^ |]{3}|[^ |]{2} |[^ |]  )"
+# A cell line from column 4 on (the row number is in columns 0-3): a space, then A to D each with
+# the blank column after it, the brick column (captured) and the blank column before the next cell, then E.
+_ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"[^ |]{1,3}")
+_SLOTS = {cell_column(col): col for col in range(SIZE)}
+_RIGHT = [[Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1)] for row in range(SIZE)]
+_LABELS = [f"{row + 1}" for row in range(SIZE)]
+
+
+def _parse_fast(text: str, edition: Edition) -> Garden | None:
+    """The garden of a well-formed text, or None for anything the careful reader must look at.
+
+    Accepts only texts :func:`_parse_checked` accepts, and builds the same garden
+    (tests/test_notation.py checks both on every example and on mutations of them).
+    """
+    if _FAST_REFUSED.search(text):
+        return None
+    raws = text.removeprefix("\ufeff").split("\n")
+    if "#" in text:
+        raws = [raw.split("#", 1)[0] for raw in raws]
+    lines = [line for line in (raw.rstrip(" ") for raw in raws) if line]  # no other white space: refused above
+    if not lines or lines[0] != HEADER:
+        return None
+    index, meta = 1, {}
+    while index < len(lines) and lines[index] != COLUMN_HEADER:
+        line = lines[index]
+        match = _META.fullmatch(line)
+        if not match or match[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in line.split(" ")):
+            return None  # not plainly metadata: maybe a misaligned column header
+        meta[match[1]] = match[2].strip(" ")
+        index += 1
+    index += 1
+    cell_of = _cells_of(edition)
+    codes: list[str] = []
+    bricks: list[Edge] = []
+    for row in range(SIZE):
+        if index >= len(lines):
+            return None
+        line = lines[index]
+        match = _ROW.fullmatch(line, ROW_LABEL_END)
+        if not match or line[:ROW_LABEL_END].strip(" ") != _LABELS[row]:
+            return None
+        codes += (word for word in line[ROW_LABEL_END:].split(" ") if word and word != "|")
+        bricks += (edge for edge, mark in zip(_RIGHT[row], match.groups(), strict=True) if mark == "|")
+        index += 1
+        if index < len(lines) and lines[index].lstrip(" ")[:1] in ("-", "+"):
+            line = lines[index]
+            if row == SIZE - 1 or line.strip(" -") or line[:ROW_LABEL_END].strip(" ").isdigit():
+                return None
+            for run in re.finditer("-+", line):
+                if run.end() - run.start() != CELL_WIDTH or run.start() not in _SLOTS:
+                    return None
+                col = _SLOTS[run.start()]
+                bricks.append(Edge(plot_at(col, row), plot_at(col, row + 1)))
+            index += 1
+    if index != len(lines) or not cell_of.keys() >= set(codes):
+        return None
+    # As Garden.from_codes builds it, with each code's Cell made once (they are frozen values).
+    cells = tuple(cell_of[code][0] for code in codes)
+    butterflies = frozenset(plot for plot, code in enumerate(codes) if cell_of[code][1])
+    return Garden(cells, frozenset(bricks), butterflies, tuple(meta.items()))
+
+
+def _cells_of(edition: Edition) -> dict[str, tuple[Cell, bool]]:
+    """Every code the edition knows, with and without its '*': its cell and whether the butterfly is filled."""
+    known = _KNOWN.get(id(edition))
+    if known is None or known[0] is not edition:
+        cells = {code: Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.occupant_codes]}
+        known = (edition, {f"{code}{star}": (cell, star == "*") for code, cell in cells.items() for star in ("", "*")})
+        _KNOWN[id(edition)] = known
+    return known[1]
+
+
+_KNOWN: dict[int, tuple[Edition, dict[str, tuple[Cell, bool]]]] = {}
+
+
 # --------------------------------------------------------------------------- JSON
 
 
@@ -455,7 +591,7 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
     edition = edition or standard_edition()
     if isinstance(data, str):
         try:
-            data = json.loads(data)
+            data = loads_json(data)
         except json.JSONDecodeError as error:
             raise NotationError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
     if not isinstance(data, dict):
@@ -515,11 +651,14 @@ _JSON_KEYS = ("format", "version", "meta", "plots", "bricks")
 
 
 def _json_value(value: Any) -> str:
-    """A value as it would be written in JSON (repr for what JSON cannot hold)."""
+    """A value as it would be written in JSON (repr for what JSON cannot hold), cut and escaped as :func:`quote` does."""
+    if isinstance(value, str):
+        return quote(value, '"')
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    return quote(text, "")
 
 
 def _json_kind(value: Any) -> str:

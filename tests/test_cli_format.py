@@ -44,5 +44,5 @@ def test_review_marks_are_not_dropped_silently(tmp_path):
     marked.write_text(EXAMPLE.read_text().replace("papillon garden v1\n", "papillon garden v1\n# ? C3: read X (0.6), runner-up R\n", 1))
     refused = CliRunner().invoke(main, ["format", str(marked)])
     assert refused.exit_code == 1
-    assert "1 reading(s) still marked for review" in refused.stderr
+    assert "1 reading still marked for review" in refused.stderr
     assert CliRunner().invoke(main, ["format", "--accept-uncertain", str(marked)]).exit_code == 0

@@ -58,7 +58,7 @@ def test_help_look_and_bad_input(runner):
     lines = ["h", "?", "? 2", "9", "plot Q9", "1", "g 1", "g 7", "v", "pair 2", "q"]
     result = play(runner, "--seed", "6", input="\n".join(lines) + "\n")
     out = result.output
-    assert "explain every choice" in out
+    assert "what each choice does and scores" in out
     assert "  1. start B4" in out and "  2. start D2" in out
     assert "choose 1 to 2" in out
     assert "'plot Q9' is not allowed" in out
@@ -136,7 +136,7 @@ def test_play_refuses_bad_options(runner):
         "at most 6 players"
         in runner.invoke(main, ["play", "--players", "4", "--bot", "random", "--bot", "random", "--bot", "random"]).output
     )
-    assert "2 names for 1 player" in runner.invoke(main, ["play", "--name", "a", "--name", "b"]).output
+    assert "2 names for 1 person (--players 1)" in runner.invoke(main, ["play", "--players", "1", "--name", "a", "--name", "b"]).output
 
 
 @pytest.mark.skipif(importlib.util.find_spec("papillon.render") is None, reason="no renderer")
@@ -430,4 +430,4 @@ def test_simulate_logs_that_cannot_be_written_are_a_usage_error(runner, tmp_path
     monkeypatch.setattr(papillon.cli.simulate, "write_atomic", read_only)
     result = runner.invoke(main, ["simulate", "-n", "2", "--bot", "random", "--logs", "logs"])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
-    assert re.search(r"cannot write the game log logs/\d+\.jsonl: Permission denied \(see", result.stderr)
+    assert re.search(r"cannot write the game log logs/\d+\.jsonl: Permission denied; see", result.stderr)

@@ -65,7 +65,7 @@ def test_review_marks_left_in_a_garden_file_block_scoring_until_accepted(tmp_pat
     refused = CliRunner().invoke(main, ["score", str(marked)])
     assert refused.exit_code == 1
     assert refused.stderr == (
-        f"{marked}: 1 reading(s) still marked for review ('# ?' lines): "
+        f"{marked}: 1 reading still marked for review ('# ?' lines): "
         "check them against the sheet and delete the marks, or pass --accept-uncertain\n"
     )
     accepted = CliRunner().invoke(main, ["score", "--accept-uncertain", str(marked)])

@@ -20,3 +20,10 @@ MODEL = ["papillon", "papillon.score", "papillon.notation", "papillon.geometry",
 @pytest.mark.parametrize("module", MODEL)
 def test_the_model_loads_no_heavy_library(module):
     assert loaded_after_import(module) == []
+
+
+def test_import_papillon_loads_no_numpy_or_shapely():
+    # They load with the first enclosure looked for: a one-file `papillon score` starts faster.
+    code = "import sys, papillon, papillon.notation; print(' '.join(m for m in ('numpy', 'shapely') if m in sys.modules))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.split() == []

@@ -13,6 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import gardens
 
 from papillon import notation
 from papillon.edition import Edition, edition_from_toml, standard_edition
@@ -307,8 +310,8 @@ def test_no_garden_is_built_from_an_invalid_text(path: Path, monkeypatch: pytest
 
 def test_a_mistake_on_the_last_line_is_found_before_anything_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[object] = []
-    original = notation.Garden.from_codes
-    monkeypatch.setattr(notation.Garden, "from_codes", lambda *a, **k: built.append(a) or original(*a, **k))
+    original = notation.Garden.__post_init__  # every garden made, by either reader, passes here
+    monkeypatch.setattr(notation.Garden, "__post_init__", lambda self: built.append(self) or original(self))
     with pytest.raises(NotationError):
         parse(CANONICAL.replace(" 5   .     .     .     .     .", " 5   .     .     .     .     Q"))
     assert built == []
@@ -473,3 +476,60 @@ def test_every_plot_reads_back_in_its_place() -> None:
         garden = Garden.empty(starting_fields=()).with_cell(plot, Cell.parse("hh"))
         assert parse(format_garden(garden)) == garden
         assert [p for p in PLOTS if garden[p].occupant == "hh"] == [plot]
+
+
+# --------------------------------------------------------------------------- the fast reader
+
+MUTATION_ALPHABET = " |-+*#\nRBYPXF.lbpoA1" + "\u00a0"
+
+
+def both_readers(text: str, edition: Edition) -> tuple[Garden | None, Garden | NotationError]:
+    fast = notation._parse_fast(text, edition)
+    try:
+        checked: Garden | NotationError = notation._parse_checked(text, edition)
+    except NotationError as error:
+        checked = error
+    return fast, checked
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.name)
+def test_the_fast_reader_reads_every_valid_example_as_the_careful_one(path):
+    edition = EDITIONS.get(path.name) or standard_edition()
+    fast, checked = both_readers(read(path), edition)
+    assert isinstance(checked, Garden)
+    assert fast is None or fast == checked
+
+
+@pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
+def test_the_fast_reader_leaves_every_invalid_example_to_the_careful_one(path):
+    assert notation._parse_fast(read(path), standard_edition()) is None
+
+
+@given(gardens())
+@settings(max_examples=200, deadline=None)
+def test_the_fast_reader_reads_every_canonical_garden(garden):
+    text = format_garden(garden)
+    assert notation._parse_fast(text, standard_edition()) == garden
+
+
+@given(
+    gardens(),
+    st.lists(
+        st.tuples(st.integers(0, 10_000), st.sampled_from(["insert", "delete", "replace"]), st.sampled_from(MUTATION_ALPHABET)),
+        min_size=1,
+        max_size=3,
+    ),
+)
+@settings(max_examples=300, deadline=None)
+def test_a_mutated_garden_is_read_alike_or_left_to_the_careful_reader(garden, mutations):
+    text = format_garden(garden)
+    for position, kind, char in mutations:
+        at = position % (len(text) + 1)
+        if kind == "insert":
+            text = text[:at] + char + text[at:]
+        elif kind == "delete":
+            text = text[:at] + text[at + 1 :]
+        else:
+            text = text[:at] + char + text[at + 1 :]
+    fast, checked = both_readers(text, standard_edition())
+    assert fast is None or fast == checked, (text, checked)

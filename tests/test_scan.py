@@ -300,7 +300,7 @@ def test_missing_opencv_is_one_line():
         "try:\n    read_photo(b'x')\nexcept ScanError as e:\n    print(e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "the photo: reading photos needs OpenCV: pip install 'papillon[scan]'"
+    assert out.strip() == "the photo: reading photos needs OpenCV: pip install 'papillon-gardens[scan]'"
 
 
 def test_the_scan_package_and_command_load_no_opencv_until_a_photo_is_read():

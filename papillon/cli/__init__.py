@@ -1,21 +1,28 @@
 """The command line: a thin layer that parses options, calls the library and formats results.
 
 Each command lives in its own module; this one holds the group and the one
-place that turns papillon's errors into a message and an exit code.
+place that turns papillon's errors into a message and an exit code: a usage
+mistake exits 2, a bad input or a failed write 1, Ctrl-C 130, and a standard
+output that cannot be written (a full disk, a closed pipe) is one line too.
 """
 
 from __future__ import annotations
 
+import difflib
+import errno
 import importlib
+import os
 import sys
+import warnings
 from typing import Any
 
 import click
 
 from papillon import __version__
-from papillon.errors import PapillonError
+from papillon.errors import PapillonError, quote
 
 # Command name -> module under papillon.cli that defines a click command `command`.
+# A new command is one line here.
 COMMANDS = {
     "play": "play",
     "replay": "replay",
@@ -27,6 +34,9 @@ COMMANDS = {
     "sheet": "sheet",
     "render": "render",
 }
+
+EXIT_INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C, as shells report it (128 + SIGINT)."""
 
 
 class PapillonGroup(click.Group):
@@ -42,24 +52,60 @@ class PapillonGroup(click.Group):
         command: click.Command = module.command
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        name = args[0]
+        if name not in COMMANDS and not name.startswith("-"):
+            close = difflib.get_close_matches(name, COMMANDS, n=1, cutoff=0.6)
+            hint = f": did you mean '{close[0]}'?" if close else f" (the commands: {', '.join(sorted(COMMANDS))})"
+            raise click.UsageError(f"no command {quote(name)}{hint}", ctx)
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Each command with its first sentence in full (click would cut it with '...')."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=1000)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
         kwargs["standalone_mode"] = False
+        real_stdout = sys.stdout
+        sys.stdout = _GuardedOutput(real_stdout)
         try:
-            status = super().main(*args, **kwargs)
+            with warnings.catch_warnings():
+                if not sys.warnoptions:  # a library's warning (numpy, Pillow) is not for the user: papillon says what went wrong
+                    warnings.simplefilter("ignore")
+                status = super().main(*args, **kwargs)
+            sys.stdout.flush()  # a full disk may show only now, for buffered output
         except click.exceptions.NoArgsIsHelpError as error:
             click.echo(error.ctx.get_help() if error.ctx else error.format_message())
             sys.exit(0)
         except click.UsageError as error:
             path = error.ctx.command_path if error.ctx else "papillon"
-            click.echo(f"{path}: error: {error.format_message().rstrip('.')} (see '{path} --help')", err=True)
+            message = error.format_message().rstrip(".")
+            see = "" if message.endswith("?") else f"; see '{path} --help'"  # a question ("did you mean ...?") says it all
+            click.echo(f"{path}: error: {message}{see}", err=True)
             sys.exit(2)
         except click.ClickException as error:
             error.show()
             sys.exit(error.exit_code)
-        except click.Abort:
-            click.echo("Aborted.", err=True)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("Interrupted.", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except OutputError as failure:
+            sys.stdout = real_stdout
+            _silence_stdout()
+            cause = failure.error
+            if cause.errno != errno.EPIPE:  # a reader that stopped reading (| head) needs no message
+                click.echo(f"papillon: error: cannot write to standard output ({cause.strerror or cause})", err=True)
             sys.exit(1)
+        finally:
+            if sys.stdout is not real_stdout and isinstance(sys.stdout, _GuardedOutput):
+                sys.stdout = real_stdout
         sys.exit(status if isinstance(status, int) else 0)
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -75,6 +121,53 @@ class PapillonGroup(click.Group):
         except click.ClickException as error:
             click.echo(f"{_command_path(ctx)}: error: {error.format_message()}", err=True)
             ctx.exit(error.exit_code)
+
+
+class OutputError(Exception):
+    """Standard output refused a write (a full disk, a closed pipe): carries the OSError."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class _GuardedOutput:
+    """Standard output (text, or its binary ``buffer``) whose write failures are an :class:`OutputError`.
+
+    Any command may print; this tells a failure to print from every other OSError, in one place.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, data: Any) -> Any:
+        try:
+            return self._stream.write(data)
+        except OSError as error:
+            raise OutputError(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise OutputError(error) from None
+
+    @property
+    def buffer(self) -> _GuardedOutput:
+        return _GuardedOutput(self._stream.buffer)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _silence_stdout() -> None:
+    """Point standard output at /dev/null, so Python's own flush at exit cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
+        pass
 
 
 def _command_path(ctx: click.Context) -> str:

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import click
 
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError, NotationError
-from papillon.files import write_atomic
+from papillon.errors import EditionError, NotationError, quote
+from papillon.files import TooLargeError, write_atomic
 from papillon.garden import Garden
-from papillon.layout import parse_starting_fields
-from papillon.notation import load_text
-from papillon.scan import review_marks
+from papillon.notation import load_text, metadata_comments
+from papillon.scan import is_image, review_marks
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -47,9 +49,12 @@ def _starting_fields(ctx: click.Context, param: click.Parameter, value: str | No
     if value is None:
         return None
     try:
+        from papillon.layout import parse_starting_fields  # the sheet's layout loads only when this option is given
+
         return parse_starting_fields(value)
     except ValueError as error:
-        raise click.BadParameter(f"{error} (like B4,D2)", ctx=ctx, param=param) from None
+        like = "" if str(error).endswith(")") else " (like B4,D2)"  # never two brackets in a row
+        raise click.BadParameter(f"{error}{like}", ctx=ctx, param=param) from None
 
 
 def starting_fields_option(function: F) -> F:
@@ -62,23 +67,106 @@ def starting_fields_option(function: F) -> F:
     )(function)
 
 
+def _fields_once(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--fields B4=po,B4=lb`` names B4 twice: refused, not the last one kept silently."""
+    seen: set[str] = set()
+    for entry in (value or "").split(","):
+        name = entry.partition("=")[0].strip().upper()
+        if name and name in seen:
+            raise click.BadParameter(f"the field {name} is given twice", ctx=ctx, param=param)
+        seen.add(name)
+    return value
+
+
+def fields_option(function: F) -> F:
+    """``--fields B4=po,D2=lb``: what each field of a photo holds (checked by the scanner); passes ``fields``."""
+    return click.option(
+        "--fields",
+        callback=_fields_once,
+        metavar="B4=po,D2=lb",
+        help="For a photo: the critter or feature in each field (a drawing cannot be read).",
+    )(function)
+
+
 MAX_GARDEN_BYTES = 1_000_000
 """A garden is a few hundred bytes; anything this big is the wrong file."""
+
+MAX_PHOTO_BYTES = 200_000_000
+"""A photo of a sheet is a few megabytes; the scanner refuses more than 120 megapixels anyway."""
+
+
+@dataclass(frozen=True)
+class Input:
+    """What a command read from one FILE argument (or ``-``), read once: a pipe or a FIFO works too."""
+
+    name: str
+    data: bytes
+
+    @property
+    def is_image(self) -> bool:
+        return is_image(self.data[:16])
+
+
+def read_input(source: str, *, photos: bool = False) -> Input:
+    """The bytes of a file, or of standard input for ``-``, read once and bounded.
+
+    The first bytes decide the limit: a photo (when ``photos``) may be large, a garden may not.
+    Raises OSError (TooLargeError past the limit).
+    """
+    name = source_name(source)
+    if source == "-":
+        data, limit = _read_limited(sys.stdin.buffer, photos)
+    else:
+        with open(source, "rb") as handle:
+            data, limit = _read_limited(handle, photos)
+    if len(data) > limit:
+        raise TooLargeError(name, limit)
+    return Input(name, data)
+
+
+def _read_limited(handle: BinaryIO, photos: bool) -> tuple[bytes, int]:
+    """The bytes of ``handle`` up to the limit its first bytes call for (one read for a garden); the limit."""
+    data = handle.read(MAX_GARDEN_BYTES + 1)  # a buffered reader waits for a pipe's bytes: one read is enough
+    limit = MAX_PHOTO_BYTES if photos and is_image(data[:16]) else MAX_GARDEN_BYTES
+    if len(data) > MAX_GARDEN_BYTES and limit > MAX_GARDEN_BYTES:
+        data += handle.read(limit + 1 - len(data))
+    return data, limit
 
 
 def read_source(source: str) -> str:
     """The text of a file, or of standard input for ``-``."""
-    if source == "-":
-        data = sys.stdin.buffer.read(MAX_GARDEN_BYTES + 1)
-    else:
-        with Path(source).open("rb") as handle:
-            data = handle.read(MAX_GARDEN_BYTES + 1)
-    if len(data) > MAX_GARDEN_BYTES:
-        raise NotationError(f"too large for a garden (over {MAX_GARDEN_BYTES // 1_000_000} MB): is this the right file?")
+    return decode_garden(read_input(source).data)
+
+
+def decode_garden(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise NotationError("not a text file (expected .garden notation or its JSON form; 'papillon score' also reads photos)") from None
+
+
+@contextlib.contextmanager
+def quiet_native_stderr() -> Iterator[None]:
+    """Hide what C libraries (libtiff, libjpeg) print straight to file descriptor 2 while a photo is decoded.
+
+    A damaged image gets papillon's one line, not libtiff's complaints before it.  Only where
+    nobody is asked anything on stderr meanwhile (the field questions of a terminal).
+    """
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, ValueError, OSError):  # not a real file (a test runner's buffer)
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(fd)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), fd)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, fd)
+        os.close(saved)
 
 
 def source_name(source: str) -> str:
@@ -91,21 +179,39 @@ def read_garden(source: str, edition: Edition, *, accept_review: bool = True) ->
     With ``accept_review=False`` a text that still holds a scan's review marks
     (``# ?`` lines) is refused: somebody has to check those readings first.
     """
-    name = source_name(source)
     try:
-        text = read_source(source)
+        read = read_input(source)
+    except TooLargeError as error:
+        click.echo(f"{source_name(source)}: too large for a garden ({error.strerror})", err=True)
+        return None
+    except OSError as error:
+        click.echo(f"{source_name(source)}: cannot read ({error.strerror or error})", err=True)
+        return None
+    return garden_from_input(read, edition, accept_review=accept_review)
+
+
+def garden_from_input(read: Input, edition: Edition, *, accept_review: bool = True) -> Garden | None:
+    """The garden in bytes already read; on a bad input, one line on stderr and None."""
+    name = read.name
+    if name == "<stdin>" and not read.data.strip():
+        # `papillon replay ... --garden | papillon score -` where replay failed: say so, not "expected the first line".
+        click.echo(f"{name}: nothing on standard input (did the command before the '|' fail?)", err=True)
+        return None
+    try:
+        text = decode_garden(read.data)
         garden = load_text(text, edition)
     except NotationError as error:
         where = f"{name}:{error.line}:{error.column or 1}" if error.line else name
         click.echo(f"{where}: {error.message}", err=True)
         return None
-    except OSError as error:
-        click.echo(f"{name}: cannot read ({error.strerror})", err=True)
-        return None
-    marks = [] if accept_review else review_marks(text)
+    marks = [] if accept_review or "#" not in text else review_marks(text)  # no '#', no mark: skip the line-by-line look
     if marks:
-        click.echo(f"{name}: {len(marks)} reading(s) still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)
+        readings = "1 reading" if len(marks) == 1 else f"{len(marks)} readings"
+        click.echo(f"{name}: {readings} still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)
         return None
+    if "#" in text:
+        for line, key, value in metadata_comments(text):
+            click.echo(f"{name}:{line}: warning: '#' starts a comment: {key} is {quote(value)}", err=True)
     for problem in garden.problems(edition):
         click.echo(f"{name}: warning: {problem}", err=True)
     return garden
@@ -115,19 +221,26 @@ REVIEW_ADVICE = "check them against the sheet and delete the marks, or pass --ac
 
 
 def check_output(output: str, force: bool) -> None:
-    """Refuse, before any work, an output that exists (without ``force``) or has no directory."""
+    """Refuse, before any work, an output that exists (without ``force``) or has no directory.
+
+    A device or a pipe (``/dev/null``) is not a file to overwrite: it needs no ``force``.
+    """
+    if output == "":
+        raise click.UsageError("-o: expected a file name, got ''")
     target = Path(output)
-    if target.exists() and not force:
+    if target.is_dir():
+        raise click.UsageError(f"cannot write {output}: it is a directory")
+    if target.is_file() and not force:
         raise click.UsageError(f"{output} exists (use --force to overwrite it)")
     if not target.parent.is_dir():
         raise click.UsageError(f"cannot write {output}: no directory {target.parent}")
 
 
 def write_output(output: str, data: str | bytes, force: bool) -> None:
-    """Write a command's output file atomically; a refusal or failure is a usage error."""
+    """Write a command's output file atomically; an existing file without ``force`` is a usage error (2), a failed write exit 1."""
     try:
         write_atomic(output, data, force=force)
     except FileExistsError as error:
         raise click.UsageError(str(error)) from None
     except OSError as error:
-        raise click.UsageError(f"cannot write {output}: {error.strerror}") from None
+        raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from None

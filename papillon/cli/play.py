@@ -13,6 +13,7 @@ import re
 import secrets
 import shlex
 import tempfile
+import textwrap
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
+from papillon.cli import EXIT_INTERRUPTED
 from papillon.cli.common import EDITION_FILE, edition_option
 from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
@@ -28,17 +30,22 @@ from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, card_text, die_text, new_game
 from papillon.engine.tables import COLOUR_CODE
-from papillon.errors import IllegalActionError
-from papillon.files import write_atomic
+from papillon.errors import QUOTE_MAX, IllegalActionError, quote
+from papillon.files import MAX_LOG_BYTES, loads_json, read_text, write_atomic
 from papillon.grid import SIZE, plot_at
-from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
+from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid, player_name
 
 HELP = """\
-Type the number of a choice (or the choice itself, like 'plot C3').
-  ?         explain every choice          ? N   explain choice N
-  v         show the whole view again     g N   look at player N's garden
-  u         undo back to the start of your turn this round (never across a reveal)
-  s         save now                      q     save and quit (resume with --resume FILE)"""
+Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
+'B1-C1' or 'red' where only one choice has it.
+  ?     what each choice does and scores    ? N   explain choice N
+  v     show the whole view again           g N   look at player N's garden
+  b     your score, category by category    t     every player's score
+  u     undo back to the start of your turn this round (never across a reveal)
+  s     save now                            q     save and quit (--resume FILE)"""
+
+WIDTH = 78
+"""Columns the play screen keeps to, so an 80-column terminal never wraps a line mid-word."""
 
 _STYLES: dict[str, dict[str, Any]] = {
     "R": {"fg": "red", "bold": True},
@@ -84,6 +91,25 @@ def coloured_garden(state: GameState, player: int) -> str:
     return "\n".join(out) + "\n"  # ends like the notation, with a newline: a blank line after it
 
 
+def wrap(label: str, items: list[str], width: int = WIDTH) -> str:
+    """``label`` then ``items`` two spaces apart, broken between items (never inside one) to fit ``width``.
+
+    Styles do not count: the length of an item is that of its text.
+    """
+    indent = " " * len(click.unstyle(label))
+    lines, line, used = [], label, len(click.unstyle(label))
+    for item in items:
+        size = len(click.unstyle(item))
+        if used > len(indent) and used + 2 + size > width:
+            lines.append(line)
+            line, used = indent + item, len(indent) + size
+        else:
+            gap = "" if used == len(indent) else "  "
+            line, used = line + gap + item, used + len(gap) + size
+    lines.append(line)
+    return "\n".join(lines)
+
+
 def file_part(name: str) -> str:
     """A player's name made safe to put into a file name (``a/b`` -> ``a_b``)."""
     return re.sub(r"[^\w.-]", "_", name)
@@ -96,19 +122,23 @@ def fill_sheet(state: GameState, player: int) -> str:
     edition = state.edition
     fill = edition.fill
     rungs = zip(tables.critters, board.ladders, tables.ladders, strict=True)
-    ladders = "  ".join(f"{edition.occupant_name(code)} {'●' * n}{'○' * (h - n)}" for code, n, h in rungs)
+    ladders = "  ".join(f"{edition.occupant_name(code)} {'●' * n}{'○' * (h - n)}" for code, n, h in rungs)  # split again by wrap
     height = len(fill.flower_track)
 
     def track(name: str, n: int) -> str:
         nxt = fill.flower_track[n].replace("_", " ") if n < height else "full"
         return f"{click.style(name, **_STYLES[COLOUR_CODE[name]])} {n}/{height} (next: {nxt or 'no icon'})"
 
-    tracks = "  ".join(track(name, n) for name, n in zip(tables.colours, board.tracks, strict=True))
+    tracks = [track(name, n) for name, n in zip(tables.colours, board.tracks, strict=True)]
     gnomes = [s for s in fill.caterpillar_gnome_spaces if s > board.caterpillars]
     cater = f"caterpillars {board.caterpillars}/{fill.caterpillar_track}" + (f" (next gnome at {gnomes[0]})" if gnomes else "")
     lost = [code for code, plot in board.critters if plot < 0]
-    extra = f"   lost critters: {', '.join(edition.occupant_name(c) for c in lost)}" if lost else ""
-    return f"  ladders: {ladders}\n  tracks:  {tracks}\n  rondel {board.rondel}/{len(fill.rondel)}   {cater}{extra}"
+    status = [f"rondel {board.rondel}/{len(fill.rondel)}", cater]
+    if lost:
+        status.append(f"lost critters: {', '.join(edition.occupant_name(c) for c in lost)}")
+    return "\n".join(
+        [wrap("  ladders: ", ladders.split("  ")), wrap("  tracks:  ", tracks), wrap("  ", [" ".join(status[:2]), *status[2:]])]
+    )
 
 
 def offer(state: GameState) -> str:
@@ -116,9 +146,12 @@ def offer(state: GameState) -> str:
     cards, dice = state.cards(), state.dice()
     lines = [f"Round {state.round}/{state.edition.rules.rounds}: the pairs on offer"]
     for i, card in enumerate(cards):
-        die = f"   die: {die_text(dice[i])}" if i < len(dice) else ""
-        lines.append(f"  pair {i + 1}: {card_text(card)}{die}")
-    lines.append("  display: " + ", ".join(state.edition.occupant_name(c) for c in state.display))
+        parts = [f"{part.strip()}" for part in card_text(card).split(" | ")]
+        if i < len(dice):
+            parts.append(f"die: {die_text(dice[i])}")
+        lines.append(wrap(f"  pair {i + 1}: ", [f"{part}{' |' if n + 1 < len(parts) else ''}" for n, part in enumerate(parts)]))
+    names = [state.edition.occupant_name(c) for c in state.display]
+    lines.append(wrap("  display: ", [f"{name}," for name in names[:-1]] + names[-1:]))
     return "\n".join(lines)
 
 
@@ -130,13 +163,77 @@ def view(state: GameState, player: int) -> str:
     return "\n".join(parts)
 
 
+def prompt_text(state: GameState) -> str:
+    """What the game waits for, wrapped to the screen."""
+    return textwrap.fill(state.prompt(), WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+
+
 def choices(state: GameState) -> str:
+    """The numbered choices in columns; many of one kind (41 edges) are listed compactly under their kind."""
     legal = state.legal_actions()
-    items = [f"{i + 1:>2}. {action}" for i, action in enumerate(legal)]
+    verbs = {action.partition(" ")[0] for action in legal if action != "skip"}
+    compact = len(legal) > 12 and len(verbs) == 1
+    heading = f"  {verbs.pop()} (type the number or the name):\n" if compact else ""
+    items = [
+        f"{i + 1:>2}{' ' if compact else '. '}{action.partition(' ')[2] if compact and action != 'skip' else action}"
+        for i, action in enumerate(legal)
+    ]
     width = max(len(item) for item in items) + 2
-    per_line = max(1, 78 // width)
+    per_line = max(1, WIDTH // width)
     rows = [items[i : i + per_line] for i in range(0, len(items), per_line)]
-    return "\n".join("  " + "".join(item.ljust(width) for item in row).rstrip() for row in rows)
+    return heading + "\n".join("  " + "".join(item.ljust(width) for item in row).rstrip() for row in rows)
+
+
+def match_choice(text: str, legal: tuple[str, ...]) -> str:
+    """The action a person meant: a number, the action itself, or its object alone where only one action has it.
+
+    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``;
+    case does not matter.  Text that matches nothing comes back as it is (the engine says why it is not
+    allowed); IllegalActionError when it is a number out of range or matches several choices.
+    """
+    words = " ".join(text.split())
+    if words.isascii() and words.isdigit():
+        if not 1 <= int(words) <= len(legal):
+            raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
+        return legal[int(words) - 1]
+    if words in legal:
+        return words
+    folded = words.casefold()
+    spellings = {folded, "-".join(reversed(folded.split("-")))}  # an edge either way round
+    exact = [a for a in legal if a.casefold() in spellings]
+    if len(exact) == 1:
+        return exact[0]
+    named = [a for a in legal if a.partition(" ")[2].casefold() in spellings]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        options = " or ".join(f"{legal.index(a) + 1}. {a}" for a in named)
+        raise IllegalActionError(f"{quote(words)} could be {options}: type the number")
+    if len(words) > QUOTE_MAX:  # no choice is this long: say so without echoing a pasted page
+        raise IllegalActionError(f"{quote(words)} is not a choice ('?' explains them)")
+    return words
+
+
+def explain_choices(state: GameState, only: int | None = None) -> str:
+    """Each choice: what it does and the score it leaves now (``? N``: choice N only)."""
+    legal = state.legal_actions()
+    player = state.player
+    now = state.score(player)
+    lines = []
+    for i, action in enumerate(legal):
+        if only is not None and i != only:
+            continue
+        after = state.apply(action).score(player)
+        scores = f"→ score {after} ({after - now:+d})" if after != now else "→ score unchanged"
+        lines.append(wrap(f"  {i + 1:>2}. ", [state.describe(action), scores]))
+    return "\n".join(lines)
+
+
+def scores_table(state: GameState) -> str:
+    """Every player's score now, the leader first."""
+    totals = sorted(((state.score(i), name) for i, name in enumerate(state.game.players)), key=lambda t: -t[0])
+    width = max(len(name) for _, name in totals)
+    return "\n".join(f"  {name:<{width}}  {total:>3}" for total, name in totals)
 
 
 @dataclass
@@ -196,17 +293,33 @@ def _check_save(save: Path, force: bool, resume: str | None) -> None:
 def _picture_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None or value == "none" or Path(value).suffix.lower() in (".png", ".pdf"):
         return value
-    raise click.BadParameter(f"expected a .png or .pdf file, or 'none', got {value!r}", ctx=ctx, param=param)
+    raise click.BadParameter(f"expected a .png or .pdf file, or 'none', got {quote(value)}", ctx=ctx, param=param)
+
+
+def read_game_log(path: str | Path, edition: Edition) -> GameLog:
+    """The game log in ``path`` (bounded in size, a byte order mark dropped); one-line ClickException if unusable."""
+    try:
+        log = parse_log(read_text(path, limit=MAX_LOG_BYTES), edition)
+    except GameLogError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    except OSError as error:
+        raise click.ClickException(f"{path}: cannot read the game log ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{path}: cannot read the game log (not UTF-8 text)") from None
+    for number, entry in enumerate(log.players, start=1):
+        try:
+            player_name(entry["name"])
+        except ValueError as error:  # hand-edited, or written before names were checked
+            raise click.ClickException(f"{path}: player {number}: {error}") from None
+    return log
 
 
 def _resume(path: Path, edition: Edition) -> Session:
+    log = read_game_log(path, edition)
     try:
-        log = parse_log(path.read_text(encoding="utf-8"), edition)
         state = replay(log)
     except GameLogError as error:
         raise click.ClickException(f"{path}: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"{path}: cannot read the saved game ({error})") from None
     try:
         agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
     except ValueError as error:
@@ -265,14 +378,25 @@ def command(
         if save:
             session.save = Path(save)
         session.edition_file = ctx.meta.get(EDITION_FILE)
+        if session.state.is_over():
+            # Already played to the end, recorded and drawn: show the result again, change nothing.
+            click.echo(f"{resume}: this game is over (seed {session.log.seed}); its result:")
+            _show_result(session, color)
+            return
         click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
     else:
+        if len(names) > humans and ctx.get_parameter_source("humans") == ParameterSource.DEFAULT:
+            humans = len(names)  # --name Ann --name Ben: two people play
         if humans + len(bots) == 0:
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
         if humans + len(bots) > 6:
             raise click.UsageError(f"a game has at most 6 players, got {humans + len(bots)}")
         if len(names) > humans:
-            raise click.UsageError(f"{len(names)} names for {humans} player(s)")
+            raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
+        try:
+            names = tuple(player_name(name) for name in names)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="'--name'") from None
         seed = secrets.randbelow(10**9) if seed is None else seed
         people = list(names) + [f"Player {i + 1}" for i in range(len(names), humans)]
         if len(set(people)) != len(people):
@@ -284,9 +408,12 @@ def command(
         click.echo(f"Papillon Gardens, seed {seed}. Saving to {session.save}. Type 'h' for help.")
     try:
         finished = _loop(session, color)
-    except (click.Abort, KeyboardInterrupt):
+    except (click.Abort, KeyboardInterrupt) as error:
         session.autosave()
         click.echo(f"\nSaved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
+        interrupted = isinstance(error, KeyboardInterrupt) or isinstance(error.__context__, KeyboardInterrupt)
+        if interrupted:  # Ctrl-C: the shell's status for an interrupted command; the end of the input is a quit
+            ctx.exit(EXIT_INTERRUPTED)
         return
     if not finished:
         return
@@ -313,7 +440,7 @@ def _loop(session: Session, color: bool | None) -> bool:
         if shown is not state:
             click.echo("", color=color)
             click.echo(view(state, state.player), color=color)
-            click.echo(click.style(state.prompt(), bold=True), color=color)
+            click.echo(click.style(prompt_text(state), bold=True), color=color)
             click.echo(choices(state))
             shown = state
         line = click.prompt("", prompt_suffix="> ", default="", show_default=False).strip()
@@ -329,21 +456,29 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
     word, _, rest = line.partition(" ")
     if line in ("", "v"):
         click.echo(view(state, state.player), color=color)
-        click.echo(click.style(state.prompt(), bold=True), color=color)
+        click.echo(click.style(prompt_text(state), bold=True), color=color)
         click.echo(choices(state))
         return True
     if line in ("h", "help"):
         click.echo(HELP)
         return True
     if word == "?":
-        if rest.strip().isdigit() and 1 <= int(rest) <= len(legal):
-            click.echo(f"  {rest.strip()}. {state.describe(legal[int(rest) - 1])}")
+        number = rest.strip()
+        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(legal):
+            click.echo(explain_choices(state, int(number) - 1))
         else:
-            for i, action in enumerate(legal):
-                click.echo(f"  {i + 1:>2}. {state.describe(action)}")
+            click.echo(explain_choices(state))
+        return True
+    if line in ("b", "breakdown"):
+        garden = state.garden(state.player)
+        click.echo(breakdown(Scored("Your garden now", garden, state.score_card(state.player)), width=WIDTH))
+        return True
+    if line in ("t", "scores"):
+        click.echo(scores_table(state))
         return True
     if word in ("g", "look"):
-        if rest.strip().isdigit() and 1 <= int(rest) <= len(state.boards):
+        number = rest.strip()
+        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(state.boards):
             player = int(rest) - 1
             click.echo(f"── {state.game.players[player]} ── score now {state.score(player)}")
             click.echo(coloured_garden(state, player), color=color)
@@ -368,15 +503,9 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
         session.autosave()
         click.echo(f"Saved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
         return False
-    if line.isdigit():
-        if not 1 <= int(line) <= len(legal):
-            click.echo(f"  choose 1 to {len(legal)} ('?' explains them)")
-            return True
-        action = legal[int(line) - 1]
-    else:
-        action = line
     mover = state.player
     try:
+        action = match_choice(line, legal)
         after = decide(state, session.log, action)
     except IllegalActionError as error:
         click.echo(f"  {error}")
@@ -389,6 +518,20 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
     return True
 
 
+def _show_result(session: Session, color: bool | None) -> None:
+    """Every final garden with its breakdown, and the ranking."""
+    state = session.state
+    results = []
+    for i, name in enumerate(state.game.players):
+        garden = state.garden(i).with_meta(seed=str(session.log.seed))
+        click.echo(coloured_garden(state, i), color=color)
+        click.echo(breakdown(Scored("Final garden", garden, state.score_card(i)), width=WIDTH))
+        results.append((name, state.score(i)))
+    if len(results) > 1:
+        ranking = sorted(results, key=lambda r: -r[1])
+        click.echo(wrap("Ranking: ", [f"{name} {total}," for name, total in ranking[:-1]] + [f"{ranking[-1][0]} {ranking[-1][1]}"]))
+
+
 def _end(session: Session, history: str | None, picture: str | None, color: bool | None) -> None:
     state = session.state
     session.log.finish(state)
@@ -398,15 +541,7 @@ def _end(session: Session, history: str | None, picture: str | None, color: bool
     except click.ClickException as error:  # show the end of the game all the same, then fail
         unsaved = error
     click.echo("\nThe game is over.\n")
-    results = []
-    for i, name in enumerate(state.game.players):
-        garden = state.garden(i).with_meta(seed=str(session.log.seed))
-        click.echo(coloured_garden(state, i), color=color)
-        click.echo(breakdown(Scored("Final garden", garden, state.score_card(i))))
-        results.append((name, state.score(i)))
-    if len(results) > 1:
-        ranking = sorted(results, key=lambda r: -r[1])
-        click.echo("Ranking: " + ", ".join(f"{name} {total}" for name, total in ranking))
+    _show_result(session, color)
     if unsaved is None:
         click.echo(f"Game log: {session.save} ({session.hint('replay', str(session.save))})")
     if picture != "none":
@@ -452,7 +587,7 @@ def _read_history(path: Path) -> list[Any] | None:
     A file that is not a papillon history is kept aside (``history.json.bad``), never overwritten.
     """
     try:
-        data = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {"games": []}
+        data = loads_json(read_text(path, limit=MAX_LOG_BYTES)) if path.exists() else {"games": []}
     except OSError as error:
         click.echo(f"(could not read the history file {path}: {error.strerror or error}; this game is not recorded)", err=True)
         return None

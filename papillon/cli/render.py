@@ -10,6 +10,7 @@ import click
 
 from papillon.cli.common import check_output, edition_option, read_garden, source_name, write_output
 from papillon.edition import Edition
+from papillon.errors import quote
 from papillon.layout import PAPERS_MM, default_paper
 from papillon.score import score as score_garden
 
@@ -54,7 +55,7 @@ def command(source: str, output: str, with_score: bool, dpi: int, mono: bool, pa
     if missing:
         click.echo(
             f"{source_name(source)}: warning: the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)}"
-            f" in player {player!r}: drawn without them",
+            f" in player {quote(player or '')}: drawn without them",
             err=True,
         )
 

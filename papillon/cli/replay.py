@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import click
 
 from papillon.cli.common import edition_option
+from papillon.cli.play import read_game_log
 from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
-from papillon.engine.log import GameLogError, parse_log, replay
+from papillon.engine.log import GameLogError, replay
 from papillon.engine.state import GameState
 from papillon.notation import format_grid
 
@@ -32,14 +32,7 @@ def command(log_file: str, step: bool, garden_only: bool, player: int | None, ed
     Every decision is checked again by the engine; a log from another edition,
     a corrupt line or a final garden that does not match is an error.
     """
-    try:
-        text = Path(log_file).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise click.ClickException(f"{log_file}: cannot read ({getattr(error, 'strerror', None) or 'not UTF-8 text'})") from None
-    try:
-        log = parse_log(text, edition)
-    except GameLogError as error:
-        raise click.ClickException(f"{log_file}: {error}") from None
+    log = read_game_log(log_file, edition)
     players = range(len(log.players))
     if player is not None:
         if not 1 <= player <= len(log.players):

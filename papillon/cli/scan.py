@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Callable
 
 import click
 
-from papillon.cli.common import check_output, edition_option, write_output
+from papillon.cli.common import check_output, edition_option, fields_option, quiet_native_stderr, read_input, write_output
+from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
-from papillon.errors import ScanError
+from papillon.errors import ScanError, quote
+from papillon.files import TooLargeError
 from papillon.grid import Plot, plot_name
 
 
@@ -25,7 +28,7 @@ def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
             ).strip()
             if answer == "" or answer in edition.occupant_codes:
                 return answer
-            click.echo(f"  not a critter or feature code: {answer!r}", err=True)
+            click.echo(f"  not a critter or feature code: {quote(answer)}", err=True)
 
     return ask
 
@@ -34,11 +37,7 @@ def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
 @click.argument("photos", nargs=-1, required=True, metavar="PHOTO...")
 @click.option("-o", "--output", metavar="OUT.garden", help="Write the notation here (one photo only) instead of printing it.")
 @click.option("--debug-dir", metavar="DIR", help="Write each rectified sheet with every reading drawn on it into DIR.")
-@click.option(
-    "--fields",
-    metavar="B4=po,D2=lb",
-    help="The critter or feature in each field (a drawing cannot be read).",
-)
+@fields_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per photo: the garden, every item's reading and confidence.")
 @click.option("--force", is_flag=True, help="Overwrite the -o file if it exists.")
 @edition_option
@@ -81,15 +80,27 @@ def command(
     failed = False
     for photo, stem in zip(photos, debug_stems(list(photos)), strict=True):
         try:
-            result = read_photo(
-                photo,
-                fields=wanted,
-                accept_uncertain=True,
-                ask=field_asker(edition) if interactive else None,
-                debug_dir=debug_dir,
-                edition=edition,
-                debug_stem=stem,
-            )
+            read = read_input(photo, photos=True)
+        except TooLargeError as error:
+            click.echo(f"papillon scan: {read_name(photo)}: too large ({error.strerror})", err=True)
+            failed = True
+            continue
+        except OSError as error:
+            click.echo(f"papillon scan: {read_name(photo)}: cannot read the file ({error.strerror or error})", err=True)
+            failed = True
+            continue
+        try:
+            with quiet_native_stderr() if not interactive else contextlib.nullcontext():
+                result = read_photo(
+                    read.data,
+                    name=read.name,
+                    fields=wanted,
+                    accept_uncertain=True,
+                    ask=field_asker(edition) if interactive else None,
+                    debug_dir=debug_dir,
+                    edition=edition,
+                    debug_stem=stem,
+                )
         except ScanError as error:
             click.echo(f"papillon scan: {error}", err=True)
             failed = True
@@ -101,6 +112,7 @@ def command(
             click.echo(text, nl=False)
         if result.needs_review:
             names = ", ".join(r.item for r in result.review)
-            click.echo(f"{photo}: {len(result.review)} reading(s) to review: {names}", err=True)
+            readings = "1 reading" if len(result.review) == 1 else f"{len(result.review)} readings"
+            click.echo(f"{photo}: {readings} to review: {names}", err=True)
     if failed:
         sys.exit(1)

@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from papillon.cli.common import edition_option, read_garden, source_name, write_output
+from papillon.cli.common import (
+    Input,
+    edition_option,
+    fields_option,
+    garden_from_input,
+    quiet_native_stderr,
+    read_input,
+    source_name,
+    write_output,
+)
 from papillon.edition import Edition
 from papillon.errors import ScanError
+from papillon.files import TooLargeError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
-from papillon.scan import ScanResult, ScanReviewError, is_image_file, read_photo
+from papillon.scan import ScanResult, ScanReviewError, read_photo
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
 
 
@@ -42,7 +54,7 @@ class Scored:
     help="Also draw each scored garden, with its scoring, as DIR/NAME.png (the directory is created).",
 )
 @click.option("--accept-uncertain", is_flag=True, help="Score even where a photo's reading (or a '# ?' mark) needs review.")
-@click.option("--fields", metavar="B4=po,D2=lb", help="For a photo: the critter or feature in each field (a drawing cannot be read).")
+@fields_option
 def command(
     sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None, accept_uncertain: bool, fields: str | None
 ) -> None:
@@ -63,11 +75,14 @@ def command(
     failed = False
     for source in sources:
         photo: ScanResult | None = None
-        if is_image_file(source):
-            photo = read_photo_garden(source, edition, fields=fields, accept_uncertain=accept_uncertain, quiet=as_json)
+        read = read_one(source)
+        if read is None:
+            garden = None
+        elif read.is_image:
+            photo = read_photo_garden(read, edition, fields=fields, accept_uncertain=accept_uncertain, quiet=as_json)
             garden = photo.garden if photo else None
         else:
-            garden = read_garden(source, edition, accept_review=accept_uncertain)
+            garden = garden_from_input(read, edition, accept_review=accept_uncertain)
         if garden is None:
             failed = True
             continue
@@ -75,7 +90,8 @@ def command(
         scored.append(result)
         if as_json:
             # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
-            click.echo(json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": ")))
+            line = json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": "))
+            sys.stdout.write(line + "\n")  # plain text: none of click.echo's colour handling is needed
         else:
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
@@ -87,16 +103,31 @@ def command(
         sys.exit(1)
 
 
-def read_photo_garden(source: str, edition: Edition, *, fields: str | None, accept_uncertain: bool, quiet: bool) -> ScanResult | None:
+def read_one(source: str) -> Input | None:
+    """One input read once (a pipe works): a garden or a photo; on a failure one line on stderr and None."""
+    try:
+        return read_input(source, photos=True)
+    except TooLargeError as error:
+        click.echo(f"{source_name(source)}: too large ({error.strerror})", err=True)
+    except OSError as error:
+        click.echo(f"{source_name(source)}: cannot read ({error.strerror or error})", err=True)
+    return None
+
+
+def read_photo_garden(read: Input, edition: Edition, *, fields: str | None, accept_uncertain: bool, quiet: bool) -> ScanResult | None:
     """Read a photo of a sheet; on a failure or doubtful readings, say so on stderr and return None."""
     from papillon.cli.scan import field_asker  # OpenCV loads only for photos
 
     ask = field_asker(edition) if sys.stdin.isatty() and not quiet else None
+    stem = "stdin" if read.name == "<stdin>" else Path(read.name).stem
     try:
-        photo = read_photo(source, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition)
+        with quiet_native_stderr() if ask is None else contextlib.nullcontext():
+            photo = read_photo(
+                read.data, name=read.name, debug_stem=stem, fields=fields, accept_uncertain=accept_uncertain, ask=ask, edition=edition
+            )
         if photo.fields_unknown:
             plots = ", ".join(plot_name(p) for p in photo.fields_unknown)
-            click.echo(f"{source}: warning: scoring the fields {plots} as empty (say what they hold with --fields B4=po,...)", err=True)
+            click.echo(f"{read.name}: warning: scoring the fields {plots} as empty (say what they hold with --fields B4=po,...)", err=True)
         return photo
     except ScanReviewError as error:
         if not quiet:
@@ -114,7 +145,7 @@ def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> 
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise click.UsageError(f"cannot create {directory}: {error.strerror}") from None
+        raise click.ClickException(f"cannot create {directory}: {error.strerror}") from None  # a failed write: exit 1
     written: list[Path] = []
     for result in scored:
         stem = "stdin" if result.source == "<stdin>" else Path(result.source).stem
@@ -138,14 +169,21 @@ def to_json(result: Scored) -> dict[str, object]:
     }
 
 
-def breakdown(result: Scored) -> str:
+BREAKDOWN_WIDTH = 80
+"""Columns of the breakdown: a long explanation goes on under itself, never wrapped mid-word by the terminal."""
+
+
+def breakdown(result: Scored, width: int = BREAKDOWN_WIDTH) -> str:
     """The per-garden table a player checks against the paper sheet."""
     card = result.card
     title = result.source + (f" — {result.garden.metadata['player']}" if "player" in result.garden.metadata else "")
     lines = [title]
     explain = _explanations(card)
     for category in CATEGORIES:
-        lines.append(f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   {explain[category]}".rstrip())
+        head = f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   "
+        text = textwrap.wrap(explain[category], width - len(head), break_long_words=False, break_on_hyphens=False) or [""]
+        lines.append((head + text[0]).rstrip())
+        lines.extend(" " * len(head) + more for more in text[1:])
     lines.append("  " + "─" * 21)
     lines.append(f"  {'Total':<17}{card.total:>4}")
     return "\n".join(lines) + "\n"

@@ -11,9 +11,10 @@ import click
 
 from papillon.cli.common import check_output, starting_fields_option, write_output
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError
+from papillon.errors import EditionError, quote
 from papillon.grid import plot_name
 from papillon.layout import PAPERS_MM, default_paper, random_starting_fields
+from papillon.notation import player_name
 from papillon.render.spec import MAX_COPIES, SheetSpec, SheetSpecError, load_sheet_spec, parse_sides
 
 
@@ -43,7 +44,7 @@ def _check_glyphs(players: tuple[str | None, ...], param_hint: str) -> None:
         missing = missing_glyphs(name or "")
         if missing:
             raise click.BadParameter(
-                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {name!r}"
+                f"the sheet's font cannot draw {', '.join(repr(ch) for ch in missing)} in the name {quote(name or '')}"
                 " (it has Latin letters; write the name in them, or leave it blank and write it by hand)",
                 param_hint=param_hint,
             )
@@ -96,9 +97,10 @@ def command(**options: Any) -> None:
         return default if spec_value is None else spec_value
 
     players: tuple[str | None, ...] = pick("players", spec.players, ()) or (None,)
-    for name in players:
-        if name is not None and (not name.strip() or "\n" in name):
-            raise click.BadParameter("a name is one non-empty line", param_hint="'--player'")
+    try:  # a name that prints blank ('\u200b') or breaks the line ('a\rb') is refused, spaces around it dropped
+        players = tuple(None if name is None else player_name(name) for name in players)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--player'" if _given(ctx, "players") else "'--from'") from None
     _check_glyphs(players, "'--player'" if _given(ctx, "players") else "'--from'")
     copies = int(pick("copies", spec.copies, 1))
     sides = pick("sides", spec.sides, ("garden", "fill"))

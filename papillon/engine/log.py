@@ -41,6 +41,7 @@ from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, IllegalActionError, PapillonError
+from papillon.files import loads_json
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
@@ -182,10 +183,9 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     records = []
     for number, line in lines:
         try:
-            record = json.loads(line)
-        except (json.JSONDecodeError, RecursionError, ValueError) as error:
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deeply or a number too long"
-            raise GameLogError(f"not valid JSON ({reason})", number) from None
+            record = loads_json(line)  # bounded: a hostile line is one error, not a RecursionError
+        except json.JSONDecodeError as error:
+            raise GameLogError(f"not valid JSON ({error.msg}, column {error.colno})", number) from None
         if not isinstance(record, dict):
             raise GameLogError("expected a JSON object", number)
         records.append((number, record))

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from papillon.errors import PapillonError
+from papillon.files import loads_toml, read_text
 from papillon.grid import Plot
 from papillon.layout import PAPERS_MM, parse_starting_fields
 
@@ -70,7 +71,7 @@ def load_sheet_spec(path: str | Path) -> SheetSpec:
     """The sheet definition in ``path`` (raises :class:`SheetSpecError`, naming the file and key)."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = loads_toml(read_text(path))  # bounded in size and nesting, a byte order mark dropped
     except OSError as error:
         raise SheetSpecError(f"{path}: cannot read sheet definition ({error.strerror})") from None
     except UnicodeDecodeError:

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from papillon.scan.classify import Calibration, Reading
     from papillon.scan.detect import Sheet
 
-INSTALL_HINT = "reading photos needs OpenCV: pip install 'papillon[scan]'"
+INSTALL_HINT = "reading photos needs OpenCV: pip install 'papillon-gardens[scan]'"
 
 IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG\r\n\x1a\n", b"GIF87a", b"GIF89a", b"BM", b"II*\x00", b"MM\x00*")
 """Leading bytes of JPEG, PNG, GIF, BMP and TIFF files."""

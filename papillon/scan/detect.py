@@ -67,6 +67,7 @@ MIN_JPEG_QUALITY = 50
 compression's colour bleeding and blocks make pencil lines look coloured or broken (measured: quality 20-35
 gave confident errors, 50 none)."""
 MAX_PHOTO_PIXELS = 120_000_000
+MIN_PHOTO_SIDE_PX = 200
 """Largest photo (pixels) decoded: a phone's biggest photos are ~108 megapixels; beyond is no photo (or a decompression bomb)."""
 HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"mif1", b"msf1")
 """ISO media brands of HEIC/HEIF photos (an iPhone's default), which Pillow cannot read without a plugin."""
@@ -146,6 +147,8 @@ def load_photo(source: str | Path | bytes) -> Image:
                 width, height = opened.size
                 if width * height > MAX_PHOTO_PIXELS:
                     raise PILImage.DecompressionBombError
+                if min(width, height) < MIN_PHOTO_SIDE_PX:  # a 1x5000 strip would fail deep inside OpenCV
+                    raise ScanError(f"too small for a photo of a sheet ({width}x{height} pixels, need {MIN_PHOTO_SIDE_PX} on each side)")
                 quality = jpeg_quality(opened)
                 if quality is not None and quality < MIN_JPEG_QUALITY:
                     raise ScanError(
