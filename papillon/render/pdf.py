@@ -401,6 +401,10 @@ def draw_garden_sheet(
     fields = set(starting_fields)
     for plot in range(len(layout.plots)):
         draw_plot(pen, layout, plot, field=plot in fields)
+    # Registration dots: the scanner maps each region of a bowed or curled sheet through the dots around it.
+    pen.fill(_BLACK)
+    for dot in layout.registration:
+        pen.bubble(dot, stroke=False, fill=True)
     for i, spot in enumerate(layout.column_labels):
         pen.text(spot, "ABCDE"[i], bold=True, colour=pal.border)
     for i, spot in enumerate(layout.row_labels):
@@ -430,7 +434,7 @@ _PATH = {"colour": Color(0.965, 0.949, 0.914), "mono": Color(0.96, 0.96, 0.96)}
 
 _DRAWING_KEY = (
     "Field: shade it green · critter or feature: its code in a field · bramble: X",
-    "Butterfly: fill the bubble · brick: a firm line over a dashed guide",
+    "Butterfly: fill the bubble (a tick counts) · brick: a firm line over a dashed guide",
 )
 """How to draw on a Garden sheet, under the ruler."""
 
