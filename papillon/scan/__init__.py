@@ -219,6 +219,7 @@ def _read(
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
     readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM)
+    readings = detect.doubt_misregistered(readings, sheet)
     header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)

@@ -11,21 +11,23 @@ millimetre in frame coordinates, where every layout box is a fixed slice.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from papillon.errors import ScanError
-from papillon.grid import Plot
+from papillon.grid import EDGES, Plot, parse_edge, parse_plot
 from papillon.layout import (
     FRAME_H_MM,
     FRAME_W_MM,
@@ -37,6 +39,9 @@ from papillon.layout import (
     released_garden_layouts,
 )
 from papillon.scan import is_image
+
+if TYPE_CHECKING:
+    from papillon.scan.classify import Reading
 
 Image = NDArray[Any]
 
@@ -74,8 +79,20 @@ SPLINE_SMOOTHING = 1e-4
 RESIDUAL_REACH_MM = 25.0
 """An item's misregistration estimate is the largest error of the dots within this distance (a plot's four
 crossings lie 19.8 mm from its centre)."""
+RESIDUAL_SAFETY = 2.5
+"""An item's misregistration estimate is this many times the leave-one-out errors of the dots around it: measured on
+warped test sheets, the largest true error between the dots was up to ~2.9 times the largest leave-one-out error nearby
+when the paper rippled faster than the dots' 28 mm spacing (bows, curls and lens distortion stay far below)."""
+DOT_NOISE_MM = 0.1
+"""Added to every misregistration estimate: how precisely a dot is located (measured: ~0.05 mm on sharp photos)."""
 MISSING_DOT_REACH_MM = 40.0
 """A dot not found takes the largest error of the found dots within this distance."""
+MAX_MISREGISTRATION_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
+"""Largest estimated misregistration (mm) at which a reading of each kind is trusted: an edge's band is a 3 mm
+path between two printed outlines (on the independent photos, edge errors rose from 2.7 % below 0.2 mm to 35 %
+above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide."""
+DOUBT_CONFIDENCE = 0.6
+"""The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
 BENT_SHEET_MM = 1.5
 """When the median estimated misregistration of the grid's items exceeds this (mm), the sheet is refused as bent."""
 QR_PX_PER_MM = 10.0
@@ -541,6 +558,30 @@ class Misregistration:
     def worst_mm(self) -> float:
         return max(self.plots + self.edges + self.bubbles)
 
+    def of(self, item: str) -> float:
+        """The estimate for a reading's item: ``'C3'`` (a plot), ``'edge B2-B3'`` or ``'butterfly C3'``."""
+        kind, _, name = item.rpartition(" ")
+        if kind == "edge":
+            return self.edges[EDGES.index(parse_edge(name))]
+        return (self.bubbles if kind == "butterfly" else self.plots)[parse_plot(name)]
+
+
+def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
+    """``readings`` with those whose item may be misregistered beyond :data:`MAX_MISREGISTRATION_MM` lowered to
+    :data:`DOUBT_CONFIDENCE` (so they are reviewed, not trusted), their evidence carrying the estimate."""
+    if sheet.misregistration is None:
+        return list(readings)
+    out = []
+    for reading in readings:
+        item, kind = reading.item, reading.kind
+        estimate = sheet.misregistration.of(item)
+        if estimate > MAX_MISREGISTRATION_MM.get(kind, 0.5):
+            (value, p), *rest = reading.probabilities
+            evidence = (*reading.evidence, ("misregistration_mm", estimate))
+            reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
+        out.append(reading)
+    return out
+
 
 def _fit_spline(points: NDArray[Any], shifts: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
     """Thin-plate spline weights, affine part and each point's leave-one-out error (mm) (Rippa's formula)."""
@@ -607,7 +648,8 @@ def register(
     if not layout.registration:
         return None
     # Darkness that ignores colour: printed black is dark in every channel, felt and stamp ink are not.
-    dark = (255.0 - coarse.max(axis=2)).astype(np.float32)
+    red, green, blue = cv2.split(coarse)
+    dark = (255.0 - cv2.max(cv2.max(red, green), blue)).astype(np.float32)
     kernel = _dot_kernel(px_per_mm)
     dots = np.array([(c.cx_mm, c.cy_mm) for c in layout.registration], np.float64)
     measured: list[tuple[float, float] | None] = []
@@ -624,7 +666,9 @@ def register(
     else:
         corner_shifts = np.zeros_like(corners_mm)
     found = [m is not None for m in measured]
-    # Drop, one at a time, a dot its neighbours contradict: a pen mark or a brick through it pulled it away.
+    dropped: dict[int, float] = {}
+    # Drop, one at a time, a dot the others contradict (a pen stroke through it, or paper creased there); what it
+    # contradicted by stays as that region's error, since the fit cannot tell which was right.
     while True:
         idx = [k for k, ok in enumerate(found) if ok]
         points = np.vstack([dots[idx], corners_mm])
@@ -634,14 +678,15 @@ def register(
         if loo[worst] <= MAX_DOT_DISAGREEMENT_MM or sum(found) <= MIN_DOTS_FOUND * len(dots):
             break
         found[idx[worst]] = False
-    errors = dict(zip(idx, loo[: len(idx)].tolist(), strict=True))
+        dropped[idx[worst]] = float(loo[worst])
+    errors = dict(zip(idx, loo[: len(idx)].tolist(), strict=True)) | dropped
     dot_error = []
     for k, (x, y) in enumerate(dots):
         if k in errors:
-            dot_error.append(errors[k])
+            dot_error.append(DOT_NOISE_MM + RESIDUAL_SAFETY * errors[k])
             continue
         near = [errors[j] for j in errors if math.hypot(*(dots[j] - (x, y))) <= MISSING_DOT_REACH_MM]
-        dot_error.append(max(near) if near else max(errors.values()))
+        dot_error.append(DOT_NOISE_MM + RESIDUAL_SAFETY * (max(near) if near else max(errors.values())))
     return Registration(points, shifts, weights, affine, dots, tuple(found), tuple(dot_error))
 
 
