@@ -829,7 +829,9 @@ SCORE_ROWS = 6
 SCORE_TABLES = 3
 SCORE_ROW_MM = 8.2
 SCORE_HEADER_MM = 13.0
-SCORE_NAME_MM = 38.0
+SCORE_NAME_MM = 46.0
+SCORE_NAME_PAD_MM = 2.0
+"""From a name cell's sides to the name written in it."""
 SCORE_HEADING_LINES = 2
 """Lines of a column title in a score table's header."""
 
@@ -866,7 +868,7 @@ def score_pad_layout(categories: int = 7, rows: int = SCORE_ROWS) -> ScorePadLay
                     for cell in header[1:]
                 ),
                 heading_hints=tuple(Text(cell.centre_mm[0], cell.bottom_mm - 1.6, 6.0, "centre") for cell in header[1:]),
-                names=tuple(Text(row[0].x_mm + 2.0, row[0].bottom_mm - 2.8, 10.0) for row in body),
+                names=tuple(Text(row[0].x_mm + SCORE_NAME_PAD_MM, row[0].bottom_mm - 2.8, 10.0) for row in body),
             )
         )
     layout = ScorePadLayout(
