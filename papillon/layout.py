@@ -656,7 +656,10 @@ FILL_TOP_MM = 50.0
 FILL_COLUMNS_H_MM = 104.0
 """Height of the area of ladders and flower tracks."""
 CATERPILLAR_PER_ROW = 12
-LADDER_PITCH_MM = 18.0
+LADDER_PITCH_MM = 21.0
+"""Between two critter ladders: room for a name like "Bumblebee" at the labels' full size."""
+FLOWER_TRACKS_DX_MM = 57.0
+"""From the first critter ladder to the first flower track."""
 GNOME_LINES_PER_COLUMN = 5
 LADDER_LABEL_GAP_MM = 1.0
 """The least gap between two ladder labels: a longer critter name is set smaller."""
@@ -673,6 +676,16 @@ LEGEND_TEXT_DX_MM = 6.0
 LEGEND_GAP_MM = 4.0
 """After a legend item's words, before the next item."""
 LEGEND_ICON_RISE_MM = 1.0
+
+
+def _caterpillar_number(spaces: Sequence[Circle], i: int) -> Text:
+    """Where space ``i``'s number goes: under it, or beside it (outwards) where the track turns down to the next row."""
+    space = spaces[i]
+    turns_down = i + 1 < len(spaces) and spaces[i + 1].cy_mm > space.cy_mm
+    if not turns_down:
+        return Text(space.cx_mm, space.cy_mm + space.r_mm + 2.8, 6.5, "centre")
+    outward = 1 if i == 0 or spaces[i - 1].cx_mm < space.cx_mm else -1
+    return Text(space.cx_mm + outward * (space.r_mm + 1.0), space.cy_mm + space.r_mm + 1.2, 6.5, "left" if outward > 0 else "right")
 
 
 def fill_layout(edition: Edition) -> FillLayout:
@@ -709,7 +722,7 @@ def _fill_layout(
         column(code, round(left + i * ladder_pitch, 3), ("",) * (height - 1) + (code,), label_pt)
         for i, (code, height) in enumerate(ladders)
     )
-    tracks_left = left + 2 * LADDER_PITCH_MM + 21.0
+    tracks_left = left + FLOWER_TRACKS_DX_MM
     track_pitch = 14.5
     flower_columns = tuple(column(name, tracks_left + i * track_pitch, flower_track) for i, name in enumerate(COLOUR_NAMES))
     rondel_centre_x = FRAME_W_MM - CONTENT_X_MM - 14.0
@@ -784,9 +797,7 @@ def _fill_layout(
         rondel_caption=Text(rondel_circle.cx_mm, rondel_circle.cy_mm + rondel_circle.r_mm + 5.0, 7.5, "centre"),
         caterpillar_hint=Text(caterpillar_heading.x_mm + 38.0, caterpillar_heading.y_mm, 7.0),
         caterpillar_icon=Circle(first_space.cx_mm - first_space.r_mm - 5.0, first_space.cy_mm, 3.0),
-        caterpillar_numbers=tuple(Text(space.cx_mm, space.cy_mm + space.r_mm + 2.8, 6.5, "centre") for space in caterpillar)
-        if roomy
-        else (),
+        caterpillar_numbers=tuple(_caterpillar_number(caterpillar, i) for i in range(len(caterpillar))) if roomy else (),
         gnome_bullets=tuple(Circle(spot.x_mm - 2.5, spot.y_mm - 1.1, 0.6) for spot in gnome_lines),
     )
     return _with_id(layout)

@@ -284,7 +284,7 @@ def track_icon(pen: Pen, name: str, cx: float, cy: float, r: float, *, colour: s
 
 GRASS_SPOTS = ((0.2, 0.75), (0.45, 0.88), (0.72, 0.72), (0.18, 0.4), (0.55, 0.55), (0.82, 0.9))
 """Where an empty field's tufts grow (fractions of the plot box, the tuft's foot)."""
-GRASS_SPOTS_OCCUPIED = ((0.12, 0.24), (0.4, 0.2), (0.9, 0.62), (0.9, 0.8))
+GRASS_SPOTS_OCCUPIED = ((0.1, 0.2), (0.38, 0.16), (0.9, 0.62), (0.9, 0.8))
 """Where tufts grow around a critter or feature: above its icon and down the right side, clear of the icon and its
 caption along the bottom (and of the bubble at the top right)."""
 

@@ -228,7 +228,9 @@ def check_names(players: Sequence[str | None], *, sides: Sequence[str], edition:
     edition = edition or standard_edition()
     named = [p for p in players if p]
     if "score" in sides and len(named) > SCORE_ROWS:
-        raise ValueError(f"a score pad has room for {SCORE_ROWS} players, not {len(named)} — print a pad for each group of up to {SCORE_ROWS}")
+        raise ValueError(
+            f"a score pad has room for {SCORE_ROWS} players, not {len(named)} — print a pad for each group of up to {SCORE_ROWS}"
+        )
     for name in named:
         for side, spot, width in _name_rooms(sides, edition):
             if fitted_size_pt(name, width, spot.size_pt) is None:
@@ -576,17 +578,21 @@ def _mm_rings(geometry: shapely.Geometry) -> list[list[tuple[float, float]]]:
     return rings
 
 
+ENCLOSURE_ALPHA = 0.35
+"""How strongly an enclosure's tint covers the plots under it."""
+
+
 def draw_enclosures(pen: Pen, score: ScoreCard) -> None:
     """Shade each enclosure (a face of the brick drawing) that holds an enclosed patch."""
     pal = pen.palette
     seen = set()
     pen.canvas.saveState()
-    pen.canvas.setFillAlpha(0.35)
     for patch in score.patches:
         if patch.enclosure is None or patch.enclosure.polygon.wkt in seen:
             continue
         seen.add(patch.enclosure.polygon.wkt)
         pen.fill(pal.enclosure)
+        pen.canvas.setFillAlpha(ENCLOSURE_ALPHA)  # after the colour: setting a colour resets the alpha
         pen.rings(_mm_rings(patch.enclosure.polygon), stroke=False, fill=True)
     pen.canvas.restoreState()
 
@@ -646,12 +652,13 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
     pen.text(layout.critter_hint, "fill bottom-up; the top gains the critter", colour=pal.soft_ink)
     xs = [ladder.label.x_mm for ladder in layout.ladders]
     room = min((b - a for a, b in itertools.pairwise(xs)), default=LADDER_LABEL_MAX_MM) - LADDER_LABEL_GAP_MM
+    # One size for every ladder's name: the largest at which the longest fits (a single squeezed name looks wrong).
+    size = max((ladder.label.size_pt for ladder in layout.ladders), default=10.0)
+    while size > 5 and any(pen.text_width_mm(edition.critters[ld.key].name, size, bold=True) > room for ld in layout.ladders):
+        size -= 0.5
     for ladder in layout.ladders:
         critter = edition.critters[ladder.key]
         _column(pen, ladder.bubbles, ladder.icons, colour=None)
-        size = ladder.label.size_pt
-        while size > 5 and pen.text_width_mm(critter.name, size, bold=True) > room:
-            size -= 0.5
         pen.text(ladder.label, critter.name, bold=True, size_pt=size)
         pen.text(ladder.sublabel, f"{critter.points} VP", colour=pal.soft_ink)
     # Flower tracks.
