@@ -155,6 +155,9 @@ class ScanResult:
                 "marker_px": round(located.marker_px, 1),
                 "paper_grey": round(self.sheet.paper_grey, 1),
                 "edge_width_mm": round(self.sheet.edge_width_mm, 3),
+                # Local registration (None on a release-1 sheet): dots found, and the largest estimated misregistration.
+                "registration_dots": self.sheet.registration.found if self.sheet.registration else None,
+                "misregistration_mm": round(self.sheet.misregistration.worst_mm, 3) if self.sheet.misregistration else None,
                 "colour_key": {c: self.calibration.from_key[c] for c in self.calibration.inks},
             },
         }

@@ -57,7 +57,7 @@ MAX_REPROJECTION_MM = 1.0
 """Largest RMS distance (mm) between the marker corners found and where a flat sheet puts them."""
 RECT_PX_PER_MM = 6.0
 """Resolution of the rectified sheet (px per mm)."""
-MAP_STEP_MM = 2.0
+MAP_STEP_MM = 3.0
 """Spacing (mm) of the points where the local map is computed exactly; it is interpolated between them."""
 DOT_SEARCH_MM = 5.0
 """How far (mm) from where the homography puts it a registration dot is looked for: bowed sheets and lens
@@ -450,6 +450,18 @@ def _mirrored(homography: NDArray[Any], layout: GardenLayout) -> bool:
 # --------------------------------------------------------------------------- rectifying
 
 
+def shrunk(photo: Image, located: Located, px_per_mm: float) -> tuple[Image, float]:
+    """The photo halved until it resolves the sheet no finer than needed for ``px_per_mm``, and the factor it shrank by.
+
+    Averaging (a pyramid) beats skipping pixels when resampling.
+    """
+    source, level = photo, 1.0
+    while located.px_per_mm / (level * 2) >= px_per_mm * 1.3:
+        source = cv2.pyrDown(source)
+        level *= 2
+    return source, level
+
+
 def rectify(
     photo: Image,
     located: Located,
@@ -457,20 +469,18 @@ def rectify(
     px_per_mm: float = RECT_PX_PER_MM,
     box_mm: tuple[float, float, float, float] | None = None,
     registration: Registration | None = None,
+    pyramid: tuple[Image, float] | None = None,
 ) -> Image:
     """The frame (or the part ``box_mm`` = x, y, w, h of it) resampled at ``px_per_mm``, RGB.
+
+    ``pyramid`` is :func:`shrunk`'s result for this ``px_per_mm`` when the caller already has it.
 
     Pixel (i, j) holds frame point (x0 + i / px_per_mm, y0 + j / px_per_mm).  Without ``registration``
     the homography alone maps the frame onto the photo; with it, each point first moves by the local
     shift the registration dots measured, so a bowed or curled sheet comes out right region by region.
     """
     x0, y0, bw, bh = box_mm or (0.0, 0.0, FRAME_W_MM, FRAME_H_MM)
-    source = photo
-    level = 1.0
-    # Shrink a photo that resolves the sheet much finer than needed: averaging beats skipping pixels.
-    while located.px_per_mm / (level * 2) >= px_per_mm * 1.3:
-        source = cv2.pyrDown(source)
-        level *= 2
+    source, level = shrunk(photo, located, px_per_mm) if pyramid is None else pyramid
     size = (round(bw * px_per_mm), round(bh * px_per_mm))
     if registration is None:
         to_px = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]], np.float64)
@@ -600,16 +610,20 @@ def _fit_spline(points: NDArray[Any], shifts: NDArray[Any]) -> tuple[NDArray[Any
     return weights, affine, loo
 
 
-def _find_dot(dark: NDArray[Any], kernel: NDArray[Any], centre_px: tuple[float, float], reach_px: float) -> tuple[float, float, float]:
-    """The strongest dot response within ``reach_px`` of ``centre_px`` in ``dark``: its x, y (sub-pixel) and strength."""
-    h, w = dark.shape
+def _find_dot(image: Image, kernel: NDArray[Any], centre_px: tuple[float, float], reach_px: float) -> tuple[float, float, float]:
+    """The strongest dot response within ``reach_px`` of ``centre_px`` in the RGB ``image``: its x, y (sub-pixel) and strength.
+
+    Darkness here ignores colour: printed black is dark in every channel, felt and stamp ink are not.
+    """
+    h, w = image.shape[:2]
     half = kernel.shape[0] // 2
     cx, cy = centre_px
     x0, x1 = max(0, math.floor(cx - reach_px) - half), min(w, math.ceil(cx + reach_px) + half + 1)
     y0, y1 = max(0, math.floor(cy - reach_px) - half), min(h, math.ceil(cy + reach_px) + half + 1)
     if x1 - x0 <= 2 * half + 2 or y1 - y0 <= 2 * half + 2:
         return cx, cy, 0.0
-    response = cv2.filter2D(dark[y0:y1, x0:x1], cv2.CV_32F, kernel, borderType=cv2.BORDER_REPLICATE)
+    dark = 255.0 - image[y0:y1, x0:x1].max(axis=2).astype(np.float32)
+    response = cv2.filter2D(dark, cv2.CV_32F, kernel, borderType=cv2.BORDER_REPLICATE)
     yy, xx = np.mgrid[y0:y1, x0:x1]
     response[(xx - cx) ** 2 + (yy - cy) ** 2 > reach_px * reach_px] = -np.inf
     j, i = np.unravel_index(int(np.argmax(response)), response.shape)
@@ -647,14 +661,11 @@ def register(
     """
     if not layout.registration:
         return None
-    # Darkness that ignores colour: printed black is dark in every channel, felt and stamp ink are not.
-    red, green, blue = cv2.split(coarse)
-    dark = (255.0 - cv2.max(cv2.max(red, green), blue)).astype(np.float32)
     kernel = _dot_kernel(px_per_mm)
     dots = np.array([(c.cx_mm, c.cy_mm) for c in layout.registration], np.float64)
     measured: list[tuple[float, float] | None] = []
     for x, y in dots:
-        fx, fy, strength = _find_dot(dark, kernel, (x * px_per_mm, y * px_per_mm), DOT_SEARCH_MM * px_per_mm)
+        fx, fy, strength = _find_dot(coarse, kernel, (x * px_per_mm, y * px_per_mm), DOT_SEARCH_MM * px_per_mm)
         measured.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
     if sum(m is not None for m in measured) < MIN_DOTS_FOUND * len(dots):
         return None
@@ -925,7 +936,8 @@ def find_sheet(photo: Image) -> Sheet:
     """
     located = locate(photo)
     default = garden_layout()
-    coarse = rectify(photo, located)
+    pyramid = shrunk(photo, located, RECT_PX_PER_MM)
+    coarse = rectify(photo, located, pyramid=pyramid)
     paper, width, contrast = _quality(coarse, default, RECT_PX_PER_MM)
     registration = register(coarse, default, located, contrast)
     text = read_qr(photo, located, default, width, registration)
@@ -946,5 +958,5 @@ def find_sheet(photo: Image) -> Sheet:
         raise ScanError(
             f"the sheet is bent (its grid is up to {error.worst_mm:.1f} mm off a smooth fit) — lay it flat and photograph it from above"
         )
-    rectified = rectify(photo, located, registration=registration)
+    rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
     return Sheet(located, rectified, layout, fields, payload, paper, width, registration, error)
