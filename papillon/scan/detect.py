@@ -113,6 +113,9 @@ BLURRY_MARKERS_EDGE_PX = 3.5
 """When some markers are found and others not: a photo whose sharpest edges rise over more than this (px, at
 detection size) is called too blurry rather than badly framed (measured: blur sigma 2.2 px gives 3.6-5.9, sharp
 photos with a corner out of frame 1.7-3.4)."""
+SMALL_MARKER_PX = 32.0
+"""When a marker in the frame is lost and the ones found are smaller than this (px), the sheet is too small in the
+photo for its markers to be read reliably: the photo is blamed on distance, not on a cover or a shadow."""
 FOREIGN_MARKER_MM = 25.0
 """A marker further than this (mm) from where the other three put it belongs to another sheet (or a folded corner):
 a sheet bent enough to move a corner marker that far is not readable anyway."""
@@ -351,7 +354,9 @@ def _foreign(layout: GardenLayout, quads: dict[int, NDArray[Any]]) -> tuple[int,
     return None
 
 
-def _why_missing(layout: GardenLayout, quads: dict[int, NDArray[Any]], missing: list[int], size: tuple[int, int], small: Image) -> str:
+def _why_missing(
+    layout: GardenLayout, quads: dict[int, NDArray[Any]], missing: list[int], size: tuple[int, int], small: Image, shrink: float
+) -> str:
     """The true cause of missing markers: out of the frame, or in it but lost (blur, shade, cover, curl)."""
     homography, _ = _fit(layout, quads)
     h, w = size
@@ -372,6 +377,9 @@ def _why_missing(layout: GardenLayout, quads: dict[int, NDArray[Any]], missing: 
         return "the photo is too blurry — hold the camera still and focus on the sheet"
     word = "marker" if len(inside) == 1 else "markers"
     verb = "is" if len(inside) == 1 else "are"
+    seen_px = min(math.sqrt(cv2.contourArea(q.astype(np.float32))) for q in quads.values()) / shrink
+    if seen_px < SMALL_MARKER_PX:
+        return f"{word} {_names(inside)} {verb} in the photo but too small to read ({seen_px:.0f} px) — move closer and focus on the sheet"
     return f"{word} {_names(inside)} {verb} in the photo but could not be read — uncover it, keep it out of shadow and lay the corner flat"
 
 
@@ -406,7 +414,7 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         )
     missing = [i for i in GARDEN_MARKER_IDS if i not in quads]
     if missing:
-        raise ScanError(_why_missing(layout, quads, missing, small.shape[:2], small))
+        raise ScanError(_why_missing(layout, quads, missing, small.shape[:2], small, shrink))
     src = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
     dst = np.array([pt / shrink for i in GARDEN_MARKER_IDS for pt in quads[i]], np.float64)
     marker_px = min(math.sqrt(cv2.contourArea(quads[i].astype(np.float32))) / shrink for i in GARDEN_MARKER_IDS)
