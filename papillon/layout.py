@@ -34,11 +34,13 @@ sheet and carried in the garden sheet's QR payload (:func:`sheet_payload`).
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import json
 import math
 import random
+import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import cache
@@ -280,6 +282,10 @@ FLOWER_OFFSET_MM = (-1.2, 1.6)
 """From a plot's centre to its stamped flower."""
 PLOT_CAPTION_SMALL_PT = 5.5
 """A long plot caption (12 characters or more) is set at this size instead of its :class:`Text`'s."""
+REGISTRATION_R_MM = 0.7
+"""Radius of a registration dot: small enough to sit in a path crossing 1.5 mm clear of every slot's end."""
+REGISTRATION_OUT_MM = 3.0
+"""From the garden's border to the registration dots around it (clear of the border line and the labels)."""
 BRICK_MM = 2.6
 """Thickness of a drawn brick edging (a little less than :data:`PLOT_GAP_MM`)."""
 BRICK_OVERHANG_MM = 1.2
@@ -302,6 +308,24 @@ def grid_to_mm(x: float, y: float) -> tuple[float, float]:
     ((35.0, 62.0), (175.0, 202.0))
     """
     return GARDEN_X_MM + x * PLOT_PITCH_MM, GARDEN_Y_MM + y * PLOT_PITCH_MM
+
+
+def _registration_dots() -> tuple[Circle, ...]:
+    """The 16 inner path crossings, then 4 dots per side at the grid lines outside the border, then the 4 corners.
+
+    A bowed or curled sheet moves the middle of the grid away from where the corner markers put it;
+    dots spread over the grid pin each region down.
+    """
+    inner = [grid_to_mm(i, j) for j in range(1, SIZE) for i in range(1, SIZE)]
+    out = REGISTRATION_OUT_MM
+    x0, y0 = grid_to_mm(0, 0)
+    x5, y5 = grid_to_mm(SIZE, SIZE)
+    sides = []
+    for k in range(1, SIZE):
+        x, y = grid_to_mm(k, k)
+        sides += [(x, y0 - out), (x5 + out, y), (x, y5 + out), (x0 - out, y)]
+    corners = [(x0 - out, y0 - out), (x5 + out, y0 - out), (x5 + out, y5 + out), (x0 - out, y5 + out)]
+    return tuple(Circle(round(x, 3), round(y, 3), REGISTRATION_R_MM) for x, y in inner + sides + corners)
 
 
 def _plot_box(plot: Plot) -> Rect:
@@ -387,6 +411,9 @@ class GardenLayout:
     """The points of each :attr:`score_lines` entry (right-aligned)."""
     score_key: Text
     id: str = field(default="")
+    registration: tuple[Circle, ...] = ()
+    """Small black dots at the grid's inner crossings and around its border (empty on release 1 sheets):
+    the scanner finds them to map each region of the grid through a local fit (:mod:`papillon.scan.detect`)."""
 
     def edge_slot(self, edge: Edge) -> Segment:
         return self.edge_slots[EDGES.index(edge)]
@@ -469,6 +496,7 @@ def garden_layout(rounds: int = 10) -> GardenLayout:
         score_lines=tuple(Text(x, y, 8.5) for x, y in score_spots),
         score_values=tuple(Text(x + score_half - SCORE_PANEL_INSET_MM, y, 8.5, "right") for x, y in score_spots),
         score_key=Text(score_spots[-1][0], score_spots[-1][1], 6.5),
+        registration=_registration_dots(),
     )
     return _with_id(layout)
 
@@ -479,6 +507,85 @@ _L = TypeVar("_L", "GardenLayout", "FillLayout", "ScorePadLayout")
 def _with_id(layout: _L) -> _L:
     object.__setattr__(layout, "id", _layout_id(layout))
     return layout
+
+
+# --------------------------------------------------------------------------- released garden layouts
+
+GARDEN_RELEASE = 2
+"""The released garden layout this papillon prints; every release stays readable (``papillon/layouts/garden-N.json``)."""
+GARDEN_RELEASES = (1, 2)
+"""Release 1: sheets printed before local registration (no registration dots).  Release 2: registration dots,
+"a tick counts" on the key, the 2-up ruler and name fitting."""
+RELEASE_ROUNDS = range(1, 31)
+"""Round-track lengths whose garden layouts a release records (each has its own id)."""
+RELEASE_TEMPLATE_ROUNDS = 10
+"""The round-track length of the layout a release file stores in full (see :func:`released_garden_layouts`)."""
+
+
+def garden_release_json(release: int = GARDEN_RELEASE) -> str:
+    """The data file of the current code's garden layout, to store as ``papillon/layouts/garden-<release>.json``.
+
+    ``ids`` maps the id of each round-track length to that length; ``layout`` is the full
+    :data:`RELEASE_TEMPLATE_ROUNDS`-round layout.  The layouts of other lengths differ from it only in
+    the round track and its labels, which the scanner does not read.
+    """
+    data = {
+        "release": release,
+        "sheet": "garden",
+        "ids": {garden_layout(r).id: r for r in RELEASE_ROUNDS},
+        "layout": asdict(garden_layout(RELEASE_TEMPLATE_ROUNDS)),
+    }
+    return json.dumps(data, separators=(",", ":")) + "\n"
+
+
+@dataclass(frozen=True)
+class Released:
+    """A garden layout as printed under one id: its release and its round count."""
+
+    layout: GardenLayout
+    release: int
+    rounds: int
+
+
+@cache
+def released_garden_layouts() -> dict[str, Released]:
+    """Layout id -> the released garden layout printed under it, read from the frozen data files.
+
+    The scanner looks a sheet's id up here, never in the code that draws today's sheets, so a sheet
+    stays readable whatever changes after it was printed.  For a round count other than the stored one,
+    the layout is the stored one under that id (the round track is the only difference).
+    """
+    from importlib import resources
+
+    known: dict[str, Released] = {}
+    for release in GARDEN_RELEASES:
+        text = resources.files("papillon").joinpath("layouts", f"garden-{release}.json").read_text(encoding="utf-8")
+        data = json.loads(text)
+        template = _load(GardenLayout, data["layout"])
+        assert isinstance(template, GardenLayout)
+        for layout_id, rounds in data["ids"].items():
+            known[layout_id] = Released(dataclasses.replace(template, id=layout_id), release, rounds)
+    return known
+
+
+def _load(kind: object, value: object) -> object:
+    """``value`` (parsed JSON) as ``kind``: a dataclass, a tuple type, float, int or str."""
+    if dataclasses.is_dataclass(kind) and isinstance(kind, type):
+        hints = typing.get_type_hints(kind)
+        assert isinstance(value, dict)
+        names = {f.name for f in dataclasses.fields(kind)}
+        return kind(**{k: _load(hints[k], v) for k, v in value.items() if k in names})
+    origin = typing.get_origin(kind)
+    if origin is tuple:
+        args = typing.get_args(kind)
+        assert isinstance(value, list)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_load(args[0], v) for v in value)
+        return tuple(_load(a, v) for a, v in zip(args, value, strict=True))
+    if kind is float:
+        assert isinstance(value, int | float)
+        return float(value)
+    return value
 
 
 # --------------------------------------------------------------------------- the fill sheet
@@ -549,7 +656,10 @@ FILL_TOP_MM = 50.0
 FILL_COLUMNS_H_MM = 104.0
 """Height of the area of ladders and flower tracks."""
 CATERPILLAR_PER_ROW = 12
-LADDER_PITCH_MM = 18.0
+LADDER_PITCH_MM = 21.0
+"""Between two critter ladders: room for a name like "Bumblebee" at the labels' full size."""
+FLOWER_TRACKS_DX_MM = 57.0
+"""From the first critter ladder to the first flower track."""
 GNOME_LINES_PER_COLUMN = 5
 LADDER_LABEL_GAP_MM = 1.0
 """The least gap between two ladder labels: a longer critter name is set smaller."""
@@ -566,6 +676,16 @@ LEGEND_TEXT_DX_MM = 6.0
 LEGEND_GAP_MM = 4.0
 """After a legend item's words, before the next item."""
 LEGEND_ICON_RISE_MM = 1.0
+
+
+def _caterpillar_number(spaces: Sequence[Circle], i: int) -> Text:
+    """Where space ``i``'s number goes: under it, or beside it (outwards) where the track turns down to the next row."""
+    space = spaces[i]
+    turns_down = i + 1 < len(spaces) and spaces[i + 1].cy_mm > space.cy_mm
+    if not turns_down:
+        return Text(space.cx_mm, space.cy_mm + space.r_mm + 2.8, 6.5, "centre")
+    outward = 1 if i == 0 or spaces[i - 1].cx_mm < space.cx_mm else -1
+    return Text(space.cx_mm + outward * (space.r_mm + 1.0), space.cy_mm + space.r_mm + 1.2, 6.5, "left" if outward > 0 else "right")
 
 
 def fill_layout(edition: Edition) -> FillLayout:
@@ -602,7 +722,7 @@ def _fill_layout(
         column(code, round(left + i * ladder_pitch, 3), ("",) * (height - 1) + (code,), label_pt)
         for i, (code, height) in enumerate(ladders)
     )
-    tracks_left = left + 2 * LADDER_PITCH_MM + 21.0
+    tracks_left = left + FLOWER_TRACKS_DX_MM
     track_pitch = 14.5
     flower_columns = tuple(column(name, tracks_left + i * track_pitch, flower_track) for i, name in enumerate(COLOUR_NAMES))
     rondel_centre_x = FRAME_W_MM - CONTENT_X_MM - 14.0
@@ -677,9 +797,7 @@ def _fill_layout(
         rondel_caption=Text(rondel_circle.cx_mm, rondel_circle.cy_mm + rondel_circle.r_mm + 5.0, 7.5, "centre"),
         caterpillar_hint=Text(caterpillar_heading.x_mm + 38.0, caterpillar_heading.y_mm, 7.0),
         caterpillar_icon=Circle(first_space.cx_mm - first_space.r_mm - 5.0, first_space.cy_mm, 3.0),
-        caterpillar_numbers=tuple(Text(space.cx_mm, space.cy_mm + space.r_mm + 2.8, 6.5, "centre") for space in caterpillar)
-        if roomy
-        else (),
+        caterpillar_numbers=tuple(_caterpillar_number(caterpillar, i) for i in range(len(caterpillar))) if roomy else (),
         gnome_bullets=tuple(Circle(spot.x_mm - 2.5, spot.y_mm - 1.1, 0.6) for spot in gnome_lines),
     )
     return _with_id(layout)
@@ -722,7 +840,9 @@ SCORE_ROWS = 6
 SCORE_TABLES = 3
 SCORE_ROW_MM = 8.2
 SCORE_HEADER_MM = 13.0
-SCORE_NAME_MM = 38.0
+SCORE_NAME_MM = 46.0
+SCORE_NAME_PAD_MM = 2.0
+"""From a name cell's sides to the name written in it."""
 SCORE_HEADING_LINES = 2
 """Lines of a column title in a score table's header."""
 
@@ -759,7 +879,7 @@ def score_pad_layout(categories: int = 7, rows: int = SCORE_ROWS) -> ScorePadLay
                     for cell in header[1:]
                 ),
                 heading_hints=tuple(Text(cell.centre_mm[0], cell.bottom_mm - 1.6, 6.0, "centre") for cell in header[1:]),
-                names=tuple(Text(row[0].x_mm + 2.0, row[0].bottom_mm - 2.8, 10.0) for row in body),
+                names=tuple(Text(row[0].x_mm + SCORE_NAME_PAD_MM, row[0].bottom_mm - 2.8, 10.0) for row in body),
             )
         )
     layout = ScorePadLayout(
@@ -889,6 +1009,7 @@ __all__ = [
     "GardenLayout",
     "Marker",
     "Rect",
+    "Released",
     "ScorePadLayout",
     "Segment",
     "Text",
@@ -899,6 +1020,7 @@ __all__ = [
     "grid_to_mm",
     "placements",
     "random_starting_fields",
+    "released_garden_layouts",
     "score_pad_layout",
     "sheet_payload",
 ]

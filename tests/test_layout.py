@@ -8,6 +8,7 @@ import json
 import math
 import subprocess
 import sys
+from importlib import resources
 
 import pytest
 
@@ -17,6 +18,7 @@ from papillon.layout import (
     ARUCO_4X4_50_BITS,
     FRAME_H_MM,
     FRAME_W_MM,
+    GARDEN_RELEASE,
     MARGIN_MM,
     NAME_INSET_MM,
     NAME_RISE_MM,
@@ -30,10 +32,12 @@ from papillon.layout import (
     fill_layout,
     frame_offset_mm,
     garden_layout,
+    garden_release_json,
     grid_to_mm,
     parse_starting_fields,
     placements,
     random_starting_fields,
+    released_garden_layouts,
     score_pad_layout,
     sheet_payload,
 )
@@ -279,6 +283,62 @@ def test_names_and_captions_sit_where_the_sheet_draws_them() -> None:
 
 def test_layout_ids_are_pinned() -> None:
     # A printed sheet carries its layout id; changing any position changes it. Update these on purpose only.
-    assert garden_layout().id == "fc40096e"
-    assert fill_layout(standard_edition()).id == "07b3ba0a"
-    assert score_pad_layout().id == "f56c2049"
+    assert garden_layout().id == "74934309"  # release 2 (release 1 was "fc40096e")
+    assert fill_layout(standard_edition()).id == "a0a114eb"  # wider ladders, the turning space's number beside it
+    assert score_pad_layout().id == "50c40e9c"  # a wider name column
+
+
+def test_todays_garden_layout_is_the_released_data() -> None:
+    # A change to the garden sheet's geometry is a new release: bump GARDEN_RELEASE, add its file, keep the old ones.
+    text = resources.files("papillon").joinpath("layouts", f"garden-{GARDEN_RELEASE}.json").read_text(encoding="utf-8")
+    assert text == garden_release_json(), "the garden sheet changed: release a new layout instead of editing a released one"
+    for rounds in (1, 7, 10, 30):
+        released = released_garden_layouts()[garden_layout(rounds).id]
+        assert (released.release, released.rounds) == (GARDEN_RELEASE, rounds)
+
+
+def test_release_1_is_the_layout_its_sheets_carry() -> None:
+    released = released_garden_layouts()
+    old = released["fc40096e"]
+    assert (old.release, old.rounds, old.layout.registration) == (1, 10, ())
+    data = dataclasses.asdict(old.layout)
+    data.pop("registration")
+    data.pop("id")
+    # Release 1's id is the hash of its geometry as printed: the stored data is exactly that geometry.
+    assert _layout_id_of(data) == "fc40096e"
+    assert sum(1 for r in released.values() if r.release == 1) == 30
+    # Release 2 added registration dots and moved nothing the scanner reads.
+    new = garden_layout()
+    for name in ("markers", "qr", "garden", "plots", "bubbles", "edge_slots", "colour_key"):
+        assert getattr(old.layout, name) == getattr(new, name), name
+
+
+def _layout_id_of(data: dict[str, object]) -> str:
+    import hashlib
+
+    def rounded(v: object) -> object:
+        if isinstance(v, float):
+            return round(v, 2)
+        if isinstance(v, dict):
+            return {k: rounded(x) for k, x in v.items()}
+        if isinstance(v, list | tuple):
+            return [rounded(x) for x in v]
+        return v
+
+    return hashlib.sha256(json.dumps(rounded(data), sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:8]
+
+
+def test_registration_dots_sit_in_the_crossings_and_clear_of_everything() -> None:
+    layout = garden_layout()
+    dots = layout.registration
+    assert len(dots) == 36 and len({(d.cx_mm, d.cy_mm) for d in dots}) == 36
+    for dot in dots:
+        for slot in layout.edge_slots:
+            # The nearest point of the slot is one of its ends (slots run between crossings).
+            gap = min(math.hypot(dot.cx_mm - x, dot.cy_mm - y) for x, y in ((slot.x1_mm, slot.y1_mm), (slot.x2_mm, slot.y2_mm)))
+            assert gap - dot.r_mm >= 0.7
+        for box in layout.plots:
+            near_x = min(max(dot.cx_mm, box.x_mm), box.right_mm)
+            near_y = min(max(dot.cy_mm, box.y_mm), box.bottom_mm)
+            assert math.hypot(dot.cx_mm - near_x, dot.cy_mm - near_y) - dot.r_mm >= 0.7
+        assert inside(Rect(dot.cx_mm - dot.r_mm, dot.cy_mm - dot.r_mm, 2 * dot.r_mm, 2 * dot.r_mm), SAFE)

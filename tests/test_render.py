@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import re
 from pathlib import Path
 
@@ -126,7 +127,9 @@ def test_the_score_overlay_shades_enclosures_and_lists_points() -> None:
     spot = (d2.x_mm + 3.0, d2.bottom_mm - 3.0)
     assert at(plain, *spot).min() > 245
     r, g, b = at(scored, *spot)
-    assert r > 220 and b < 215 and r - b > 30, (r, g, b)
+    # A pale slate tint, far from the yellow of a yellow flower (it once was nearly that yellow).
+    assert 180 < r < 235 and b > r + 8, (r, g, b)
+    assert np.abs(np.array([r, g, b]) - colour_of("yellow")).sum() > 150
     # A plot outside the enclosure is not shaded.
     assert at(scored, *LAYOUT.plots[parse_plot("A5")].centre_mm).min() > 245
     # The patch outline runs inside the patch's plots (solid: it is enclosed).
@@ -208,3 +211,48 @@ def test_render_refuses_a_missing_directory(tmp_path: Path) -> None:
     code, err = invoke(["render", str(EXAMPLE), "-o", str(out)])
     assert code == 2 and f"cannot write {out}: no directory {out.parent}" in err
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- issue 10 item 23
+
+
+def test_grass_tufts_stay_clear_of_a_critter_and_its_caption() -> None:
+    from papillon.layout import PLOT_CAPTION_SMALL_PT, PLOT_ICON_OFFSET_MM, PLOT_ICON_R_MM
+    from papillon.render.icons import grass_tufts
+    from papillon.render.pen import MM_PT
+
+    for plot, box in enumerate(LAYOUT.plots):
+        caption = LAYOUT.plot_captions[plot]
+        # "Bird Feeder" is the widest caption of the standard edition: ~13 mm at 6.5 pt; the text rises ~0.7 em.
+        half_w, top = 8.0, caption.y_mm - caption.size_pt * 0.75 / MM_PT
+        cx, cy = box.centre_mm[0] + PLOT_ICON_OFFSET_MM[0], box.centre_mm[1] + PLOT_ICON_OFFSET_MM[1]
+        for x, y, h, spread in grass_tufts(box, seed=plot, occupied=True):
+            left, right, up = x - spread, x + spread, y - h * 1.15
+            assert right < caption.x_mm - half_w or left > caption.x_mm + half_w or y < top, (plot, x, y)
+            nearest_x, nearest_y = min(max(cx, left), right), min(max(cy, up), y)
+            assert math.hypot(cx - nearest_x, cy - nearest_y) > PLOT_ICON_R_MM * 0.8, (plot, x, y)
+        assert caption.size_pt > PLOT_CAPTION_SMALL_PT
+
+
+def test_a_scored_render_writes_its_total_in_the_total_box() -> None:
+    garden = Garden.from_notation(ENCLOSED)
+    plain, scored = picture(garden), picture(garden, score=score(garden, standard_edition()))
+    box = LAYOUT.total_box
+    inner = (
+        slice(round((box.y_mm + 2) * PX_PER_MM), round((box.bottom_mm - 2) * PX_PER_MM)),
+        slice(round((box.x_mm + 2) * PX_PER_MM), round((box.right_mm - 2) * PX_PER_MM)),
+    )
+    assert plain[inner].min() > 240  # empty without the score
+    assert scored[inner].min() < 100  # "28" in ink
+
+
+def test_mono_greys_are_neither_black_nor_invisible() -> None:
+    from papillon.render.pen import MONO
+
+    greys = {name: round(c.red * 255) for name, c in MONO.flowers.items()}
+    assert all(0x60 <= g <= 0xC0 for g in greys.values()), greys  # purple was 0x3a, yellow 0xc4
+    assert len(set(greys.values())) == 4 and min(abs(a - b) for a in greys.values() for b in greys.values() if a != b) >= 0x10
+    assert round(MONO.critter["red"].red * 255) >= 0x90  # the ladybug's red no longer prints near black
+    blank = picture(None, mono=True)
+    for circle in LAYOUT.colour_key:  # every key ring, yellow's too, is drawn in a grey that shows
+        assert at(blank, circle.cx_mm + circle.r_mm, circle.cy_mm).max() < 0x90

@@ -27,6 +27,7 @@ CLEAR_FAILURES = (
     "could not read its QR code",
     "the sheet is too small in the photo",
     "not found — keep all four corners in the frame",
+    "is in the photo but too small to read",
     "the photo is too blurry",
     "the photo is too dark",
     "the sheet is not flat",

@@ -454,3 +454,104 @@ def test_no_directory_is_a_usage_error(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert one_line_error(result.stderr) == f"cannot write {out}: no directory {out.parent}"
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------- issue 10 items 17, 19, 23 and issue 8
+
+
+def test_the_two_up_ruler_measures_50_mm_on_paper() -> None:
+    from papillon.layout import placements
+
+    pdf = sheets_pdf(sides=("garden",), per_page=2, paper="a4")
+    image = raster(pdf).mean(axis=2)
+    _, (spot, _), _ = placements("a4", 2)
+    bar = LAYOUT.ruler
+    y = (spot.y_mm + bar.y1_mm * spot.scale) * PX_PER_MM
+    x0 = (spot.x_mm + bar.x1_mm * spot.scale) * PX_PER_MM
+    row = image[round(y) - 1 : round(y) + 2, round(x0) - 5 : round(x0 + 60 * PX_PER_MM)].min(axis=0)
+    dark = np.flatnonzero(row < 128)
+    length_mm = (dark[-1] - dark[0]) / PX_PER_MM
+    assert 49.5 < length_mm < 50.6, length_mm  # it measured 33 mm: the frame is printed at 0.665
+
+
+def test_the_key_says_a_tick_counts(pad: bytes) -> None:
+    document = pypdfium2.PdfDocument(pad)
+    try:
+        text = document[0].get_textpage().get_text_range()
+    finally:
+        document.close()
+    assert "Butterfly: fill the bubble (a tick counts)" in text
+
+
+def test_a_long_name_is_set_smaller_to_fit_its_line() -> None:
+    from papillon.render.pdf import NAME_MIN_PT, fitted_size_pt
+
+    room = LAYOUT.player_line.x2_mm - LAYOUT.player_text.x_mm
+    assert fitted_size_pt("Ann", room, 13.0) == 13.0
+    size = fitted_size_pt("Maximiliane von Hohenzollern-Sigmaringen", room, 13.0)
+    assert size is not None and NAME_MIN_PT <= size < 13.0
+    assert fitted_size_pt("W" * 60, room, 13.0) is None
+    # On the page: the name ends before the line does (it ran into the Total box).
+    name = "Maximiliane von Hohenzollern-Sigmaringen"
+    page = Page(sheets_pdf(sides=("garden",), players=(name,), paper="a4"), "a4", 0)
+    line_y = LAYOUT.player_line.y1_mm - 2.0
+    assert all(
+        page.lum(x, line_y - dy) > 200
+        for x in np.arange(LAYOUT.player_line.x2_mm + 0.5, LAYOUT.total_label.x_mm - 12, 0.3)
+        for dy in (0, 1, 2)
+    )
+    assert min(page.lum(x, line_y) for x in np.arange(LAYOUT.player_line.x2_mm - 15, LAYOUT.player_line.x2_mm, 0.2)) < 150
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (
+            ["--player", "W" * 60],
+            "the name 'WWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWWW…' is too long for the garden sheet (at most 78 mm at 7 pt) — shorten it",
+        ),
+        (
+            ["--sides", "score", *[a for n in "ABCDEFG" for a in ("--player", n)]],
+            "a score pad has room for 6 players, not 7 — print a pad for each group of up to 6",
+        ),
+        (
+            ["--sides", "score", "--player", "Maximiliane Alexandra von Hohenzollern"],
+            "the name 'Maximiliane Alexandra von Hohenzollern' is too long for the score pad (at most 42 mm at 7 pt) — shorten it",
+        ),
+    ],
+)
+def test_a_name_that_cannot_fit_or_a_seventh_player_is_refused_in_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "x.pdf"
+    result = CliRunner().invoke(main, ["sheet", "-o", str(out), *args], prog_name="papillon")
+    assert result.exit_code == 2
+    assert f"Invalid value for '--player': {message}" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_every_ladder_name_is_set_at_one_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    from papillon.render.pen import Pen
+
+    sizes: dict[str, float] = {}
+    original = Pen.text_at
+
+    def recording(self: Pen, x_mm: float, y_mm: float, value: str, **options: object) -> None:
+        sizes[value] = options.get("size_pt")  # type: ignore[assignment]
+        original(self, x_mm, y_mm, value, **options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Pen, "text_at", recording)
+    sheets_pdf(sides=("fill",))
+    assert sizes["Ladybug"] == sizes["Bumblebee"] == sizes["Hedgehog"] == 10.0
+
+
+def test_a_gnome_space_where_the_track_turns_has_its_number_beside_it() -> None:
+    fill = fill_layout(standard_edition())
+    for i, (space, number) in enumerate(zip(fill.caterpillar, fill.caterpillar_numbers, strict=True)):
+        nxt = fill.caterpillar[i + 1] if i + 1 < len(fill.caterpillar) else None
+        if nxt is not None and nxt.cy_mm > space.cy_mm:  # the connector runs straight down from this space
+            assert abs(number.x_mm - space.cx_mm) > space.r_mm, i + 1
+        else:
+            assert number.x_mm == space.cx_mm
+    twelve = Page(sheets_pdf(sides=("fill",), paper="a4"), "a4", 0)
+    spot = fill.caterpillar_numbers[11]
+    assert twelve.darkest(spot.x_mm + 1.2, spot.y_mm - 0.8, 0.8) < 200  # "12" is printed there, on white paper

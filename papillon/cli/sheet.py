@@ -132,8 +132,12 @@ def command(**options: Any) -> None:
     if output != "-":
         check_output(output, options["force"])
 
-    from papillon.render.pdf import sheets_pdf
+    from papillon.render.pdf import check_names, sheets_pdf
 
+    try:
+        check_names(players, sides=sides, edition=edition)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--player'" if _given(ctx, "players") else "'--from'") from None
     pdf = sheets_pdf(
         sides=sides,
         players=players,

@@ -282,18 +282,30 @@ def track_icon(pen: Pen, name: str, cx: float, cy: float, r: float, *, colour: s
         occupant(pen, name, cx, cy, r)
 
 
-def grass(pen: Pen, box: Rect, *, seed: int = 0) -> None:
-    """A field: a grass-green plot with a few tufts."""
+GRASS_SPOTS = ((0.2, 0.75), (0.45, 0.88), (0.72, 0.72), (0.18, 0.4), (0.55, 0.55), (0.82, 0.9))
+"""Where an empty field's tufts grow (fractions of the plot box, the tuft's foot)."""
+GRASS_SPOTS_OCCUPIED = ((0.1, 0.2), (0.38, 0.16), (0.9, 0.62), (0.9, 0.8))
+"""Where tufts grow around a critter or feature: above its icon and down the right side, clear of the icon and its
+caption along the bottom (and of the bubble at the top right)."""
+
+
+def grass_tufts(box: Rect, *, seed: int = 0, occupied: bool = False) -> list[tuple[float, float, float, float]]:
+    """The tufts of a field: foot x, foot y, height and half-spread (mm)."""
+    spots = GRASS_SPOTS_OCCUPIED if occupied else GRASS_SPOTS[seed % 2 :][:5]
+    tufts = []
+    for i, (fx, fy) in enumerate(spots):
+        tufts.append((box.x_mm + fx * box.w_mm, box.y_mm + fy * box.h_mm, box.h_mm * (0.072 + (i % 3) * 0.016), box.w_mm * 0.032))
+    return tufts
+
+
+def grass(pen: Pen, box: Rect, *, seed: int = 0, occupied: bool = False) -> None:
+    """A field: a grass-green plot with a few tufts (kept clear of a critter or feature and its caption)."""
     pal = pen.palette
     pen.fill(pal.grass)
     pen.stroke(pal.plot, 0.35)
     pen.rect(box, radius_mm=PLOT_CORNER_MM, stroke=True, fill=True)
     pen.stroke(pal.grass_ink, 0.3)
-    spots = ((0.2, 0.75), (0.45, 0.88), (0.72, 0.72), (0.18, 0.4), (0.55, 0.55), (0.82, 0.9))
-    for i, (fx, fy) in enumerate(spots[seed % 2 :: 1][:5]):
-        x, y = box.x_mm + fx * box.w_mm, box.y_mm + fy * box.h_mm
-        h = box.h_mm * (0.072 + (i % 3) * 0.016)
-        spread = box.w_mm * 0.032
+    for x, y, h, spread in grass_tufts(box, seed=seed, occupied=occupied):
         pen.line(x, y, x - spread, y - h)
         pen.line(x, y, x, y - h * 1.15)
         pen.line(x, y, x + spread, y - h)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import itertools
+import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -59,6 +60,8 @@ from papillon.layout import (
     PLOT_ICON_R_MM,
     RULER_MM,
     RULER_TICKS_MM,
+    SCORE_NAME_PAD_MM,
+    SCORE_ROWS,
     TITLE_ICON_GAP_MM,
     TITLE_ICON_R_MM,
     TITLE_ICON_RISE_MM,
@@ -79,7 +82,7 @@ from papillon.layout import (
     sheet_payload,
 )
 from papillon.render import icons
-from papillon.render.fonts import REGULAR, drawable, register_fonts
+from papillon.render.fonts import BOLD, REGULAR, drawable, register_fonts
 from papillon.render.pen import COLOUR, MM_PT, MONO, WHITE, Palette, Pen
 from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard
 
@@ -188,6 +191,65 @@ def palette_for(mono: bool) -> Palette:
     return MONO if mono else COLOUR
 
 
+NAME_MIN_PT = 7.0
+"""The smallest size a player's name is set at to fit its line or cell; a name that needs smaller is refused."""
+
+
+def fitted_size_pt(name: str, width_mm: float, size_pt: float, *, bold: bool = True) -> float | None:
+    """The size at which ``name`` fits ``width_mm``: ``size_pt`` when it fits, smaller down to :data:`NAME_MIN_PT`, else None."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    register_fonts()
+    width = stringWidth(drawable(name), BOLD if bold else REGULAR, size_pt) / MM_PT
+    if width <= width_mm:
+        return size_pt
+    fitted = math.floor(size_pt * width_mm / width * 10) / 10
+    return fitted if fitted >= NAME_MIN_PT else None
+
+
+def _name_rooms(sides: Sequence[str], edition: Edition) -> list[tuple[str, Text, float]]:
+    """Where a player's name goes on each side printed: the side's name, the spot and the width it may take (mm)."""
+    rooms = []
+    if "garden" in sides:
+        garden = garden_layout(edition.rules.rounds)
+        rooms.append(("garden sheet", garden.player_text, garden.player_line.x2_mm - garden.player_text.x_mm))
+    if "fill" in sides:
+        fill = fill_layout(edition)
+        rooms.append(("fill sheet", fill.player_text, fill.player_line.x2_mm - fill.player_text.x_mm))
+    if "score" in sides:
+        table = score_pad_layout(len(CATEGORIES)).tables[0]
+        spot = table.names[0]
+        rooms.append(("score pad", spot, table.rows[0][0].right_mm - SCORE_NAME_PAD_MM - spot.x_mm))
+    return rooms
+
+
+def check_names(players: Sequence[str | None], *, sides: Sequence[str], edition: Edition | None = None) -> None:
+    """ValueError (one line) when a name cannot fit its line or cell on a side printed, or a score pad gets more players than rows."""
+    edition = edition or standard_edition()
+    named = [p for p in players if p]
+    if "score" in sides and len(named) > SCORE_ROWS:
+        raise ValueError(
+            f"a score pad has room for {SCORE_ROWS} players, not {len(named)} — print a pad for each group of up to {SCORE_ROWS}"
+        )
+    for name in named:
+        for side, spot, width in _name_rooms(sides, edition):
+            if fitted_size_pt(name, width, spot.size_pt) is None:
+                shown = name if len(name) <= 40 else name[:39] + "…"
+                raise ValueError(
+                    f"the name {shown!r} is too long for the {side} (at most {width:.0f} mm at {NAME_MIN_PT:g} pt) — shorten it"
+                )
+
+
+def _name(pen: Pen, spot: Text, name: str, width_mm: float) -> None:
+    """A player's name on its line, set smaller when long; cut with "…" only if it does not fit even then."""
+    text = drawable(name)
+    size = fitted_size_pt(text, width_mm, spot.size_pt)
+    while size is None and len(text) > 1:
+        text = text[:-2] + "…"
+        size = fitted_size_pt(text, width_mm, spot.size_pt)
+    pen.text(spot, text, bold=True, size_pt=size or NAME_MIN_PT)
+
+
 # --------------------------------------------------------------------------- public API
 
 
@@ -220,6 +282,7 @@ def sheets_pdf(
         raise ValueError("copies: expected at least 1")
     fields = tuple(edition.rules.starting_fields if starting_fields is None else starting_fields)
     named = tuple(p for p in players if p)
+    check_names(named, sides=sides, edition=edition)
     sequence: list[Sheet] = []
     for _ in range(copies):
         for player in players or (None,):
@@ -237,14 +300,16 @@ def sheets_pdf(
                 doc.form(
                     pen,
                     "garden",
-                    lambda p: draw_garden_sheet(p, glayout, edition=edition, starting_fields=fields, payload=payload, paper=paper),
+                    lambda p: draw_garden_sheet(
+                        p, glayout, edition=edition, starting_fields=fields, payload=payload, paper=paper, scale=doc.spots[0].scale
+                    ),
                 )
                 if sheet.player:
-                    pen.text(glayout.player_text, drawable(sheet.player), bold=True)
+                    _name(pen, glayout.player_text, sheet.player, glayout.player_line.x2_mm - glayout.player_text.x_mm)
             elif sheet.side == "fill":
                 doc.form(pen, "fill", lambda p: draw_fill_sheet(p, flayout, edition=edition))
                 if sheet.player:
-                    pen.text(flayout.player_text, drawable(sheet.player), bold=True)
+                    _name(pen, flayout.player_text, sheet.player, flayout.player_line.x2_mm - flayout.player_text.x_mm)
             else:
                 doc.form(pen, "score", lambda p: draw_score_pad(p, slayout, edition=edition))
                 draw_score_names(pen, slayout, sheet.players)
@@ -333,11 +398,11 @@ def draw_qr(pen: Pen, box: Rect, payload: str) -> None:
     pen.cells(box.x_mm, box.y_mm, cell, matrix)
 
 
-def draw_plot(pen: Pen, layout: GardenLayout, plot: Plot, *, field: bool = False) -> None:
+def draw_plot(pen: Pen, layout: GardenLayout, plot: Plot, *, field: bool = False, occupied: bool = False) -> None:
     pal = pen.palette
     box = layout.plots[plot]
     if field:
-        icons.grass(pen, box, seed=plot)
+        icons.grass(pen, box, seed=plot, occupied=occupied)
     else:
         pen.fill(WHITE)
         pen.stroke(pal.plot, 0.35)
@@ -363,8 +428,9 @@ def draw_garden_sheet(
     payload: str,
     paper: str,
     ruler: bool = True,
+    scale: float = 1.0,
 ) -> None:
-    """Everything printed on a blank Garden sheet (side A)."""
+    """Everything printed on a blank Garden sheet (side A); ``scale`` is the frame's print scale (for the ruler)."""
     pal = pen.palette
     draw_markers(pen, layout)
     bonus = ", ".join(str(r) for r in edition.rules.bonus_rounds)
@@ -401,6 +467,10 @@ def draw_garden_sheet(
     fields = set(starting_fields)
     for plot in range(len(layout.plots)):
         draw_plot(pen, layout, plot, field=plot in fields)
+    # Registration dots: the scanner maps each region of a bowed or curled sheet through the dots around it.
+    pen.fill(_BLACK)
+    for dot in layout.registration:
+        pen.bubble(dot, stroke=False, fill=True)
     for i, spot in enumerate(layout.column_labels):
         pen.text(spot, "ABCDE"[i], bold=True, colour=pal.border)
     for i, spot in enumerate(layout.row_labels):
@@ -411,7 +481,8 @@ def draw_garden_sheet(
         pen.text(spot, words, colour=pal.soft_ink)
     for colour, circle, name, word in zip(COLOUR_NAMES, layout.colour_key, layout.colour_key_names, layout.colour_key_words, strict=True):
         pen.fill(WHITE)
-        pen.stroke(pal.flowers[colour], 0.9)
+        # In grey every key circle is drawn dark enough to see (a light grey "yellow" ring vanished); the letter says which.
+        pen.stroke(pal.flowers[colour] if pal.name == "colour" else pal.soft_ink, 0.9)
         pen.bubble(circle, fill=True)
         pen.text(name, colour_letter(colour), bold=True, size_pt=12)
         pen.text(word, colour, colour=pal.soft_ink)
@@ -421,7 +492,7 @@ def draw_garden_sheet(
     paper_name = paper.upper() if paper == "a4" else paper.title()
     pen.text(layout.id_text, f"layout {layout.id} · {paper_name}{fields_text}", colour=pal.soft_ink)
     if ruler:
-        draw_ruler(pen, layout)
+        draw_ruler(pen, layout, scale=scale)
     pen.text(layout.footer, "papillon · the open-source companion for Papillon Gardens", colour=pal.soft_ink)
 
 
@@ -430,27 +501,31 @@ _PATH = {"colour": Color(0.965, 0.949, 0.914), "mono": Color(0.96, 0.96, 0.96)}
 
 _DRAWING_KEY = (
     "Field: shade it green · critter or feature: its code in a field · bramble: X",
-    "Butterfly: fill the bubble · brick: a firm line over a dashed guide",
+    "Butterfly: fill the bubble (a tick counts) · brick: a firm line over a dashed guide",
 )
 """How to draw on a Garden sheet, under the ruler."""
 
 
-def draw_ruler(pen: Pen, layout: GardenLayout) -> None:
+def draw_ruler(pen: Pen, layout: GardenLayout, *, scale: float = 1.0) -> None:
+    """The print note and a bar of :data:`RULER_MM` on paper: on a frame printed at ``scale`` (two per page) the bar
+    is drawn 1/scale frame millimetres long, so it still measures what it says."""
     pal = pen.palette
     note = layout.note
     pen.text(note, "Print at 100 % (actual size, not “fit to page”).", bold=True)
     pen.text(layout.ruler_label, f"This bar must measure {RULER_MM:g} mm:", colour=pal.soft_ink)
     bar = layout.ruler
+    x1, y = bar.x1_mm, bar.y1_mm
     pen.stroke(pal.ink, 0.35)
-    pen.segment(bar)
+    pen.line(x1, y, x1 + RULER_MM / scale, y)
     short, middle, long = RULER_TICKS_MM
-    for mm_ in range(0, int(bar.length_mm) + 1):
+    for mm_ in range(0, int(RULER_MM) + 1):
         tall = long if mm_ % 10 == 0 else middle if mm_ % 5 == 0 else short
         pen.stroke(pal.ink, 0.2 if mm_ % 5 else 0.3)
-        pen.line(bar.x1_mm + mm_, bar.y1_mm, bar.x1_mm + mm_, bar.y1_mm - tall)
+        pen.line(x1 + mm_ / scale, y, x1 + mm_ / scale, y - tall)
     for number, spot in enumerate(layout.ruler_numbers):
-        pen.text(spot, str(number * 10), colour=pal.soft_ink)
-    pen.text(layout.ruler_unit, "mm", colour=pal.soft_ink)
+        pen.text(Text(x1 + (spot.x_mm - x1) / scale, spot.y_mm, spot.size_pt, spot.align), str(number * 10), colour=pal.soft_ink)
+    unit = layout.ruler_unit
+    pen.text(Text(x1 + (unit.x_mm - x1 - 2.0) / scale + 2.0, unit.y_mm, unit.size_pt, unit.align), "mm", colour=pal.soft_ink)
     for spot, words in zip(layout.drawing_key, _DRAWING_KEY, strict=True):
         pen.text(spot, words, colour=pal.soft_ink)
 
@@ -462,7 +537,7 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
         box = layout.plots[plot]
         cx, cy = box.centre_mm
         if cell.is_field:
-            draw_plot(pen, layout, plot, field=True)
+            draw_plot(pen, layout, plot, field=True, occupied=bool(cell.occupant))
             if cell.occupant:
                 dx, dy = PLOT_ICON_OFFSET_MM
                 icons.occupant(pen, cell.occupant, cx + dx, cy + dy, PLOT_ICON_R_MM)
@@ -491,7 +566,7 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
         icons.flower(pen, circle.cx_mm, circle.cy_mm, circle.r_mm * 0.8, colour)
     player = garden.metadata.get("player")
     if player:
-        pen.text(layout.player_text, drawable(player), bold=True)
+        _name(pen, layout.player_text, player, layout.player_line.x2_mm - layout.player_text.x_mm)
 
 
 def _mm_rings(geometry: shapely.Geometry) -> list[list[tuple[float, float]]]:
@@ -503,17 +578,21 @@ def _mm_rings(geometry: shapely.Geometry) -> list[list[tuple[float, float]]]:
     return rings
 
 
+ENCLOSURE_ALPHA = 0.35
+"""How strongly an enclosure's tint covers the plots under it."""
+
+
 def draw_enclosures(pen: Pen, score: ScoreCard) -> None:
     """Shade each enclosure (a face of the brick drawing) that holds an enclosed patch."""
     pal = pen.palette
     seen = set()
     pen.canvas.saveState()
-    pen.canvas.setFillAlpha(0.35)
     for patch in score.patches:
         if patch.enclosure is None or patch.enclosure.polygon.wkt in seen:
             continue
         seen.add(patch.enclosure.polygon.wkt)
         pen.fill(pal.enclosure)
+        pen.canvas.setFillAlpha(ENCLOSURE_ALPHA)  # after the colour: setting a colour resets the alpha
         pen.rings(_mm_rings(patch.enclosure.polygon), stroke=False, fill=True)
     pen.canvas.restoreState()
 
@@ -532,6 +611,8 @@ def draw_score(pen: Pen, layout: GardenLayout, score: ScoreCard) -> None:
     pen.rect(panel, radius_mm=PLOT_CORNER_MM, fill=True)
     pen.text(layout.score_title, "Score", bold=True, colour=pal.border)
     pen.text(layout.score_total, f"Total {score.total}", bold=True)
+    cx, cy = layout.total_box.centre_mm
+    pen.label(cx, cy, str(score.total), size_pt=16, bold=True, colour=pal.ink)
     for category, spot, value in zip(CATEGORIES, layout.score_lines, layout.score_values, strict=False):
         pen.text(spot, CATEGORY_TITLES[category], colour=pal.ink)
         pen.text(value, str(score.categories[category]), bold=True)
@@ -571,12 +652,13 @@ def draw_fill_sheet(pen: Pen, layout: FillLayout, *, edition: Edition) -> None:
     pen.text(layout.critter_hint, "fill bottom-up; the top gains the critter", colour=pal.soft_ink)
     xs = [ladder.label.x_mm for ladder in layout.ladders]
     room = min((b - a for a, b in itertools.pairwise(xs)), default=LADDER_LABEL_MAX_MM) - LADDER_LABEL_GAP_MM
+    # One size for every ladder's name: the largest at which the longest fits (a single squeezed name looks wrong).
+    size = max((ladder.label.size_pt for ladder in layout.ladders), default=10.0)
+    while size > 5 and any(pen.text_width_mm(edition.critters[ld.key].name, size, bold=True) > room for ld in layout.ladders):
+        size -= 0.5
     for ladder in layout.ladders:
         critter = edition.critters[ladder.key]
         _column(pen, ladder.bubbles, ladder.icons, colour=None)
-        size = ladder.label.size_pt
-        while size > 5 and pen.text_width_mm(critter.name, size, bold=True) > room:
-            size -= 0.5
         pen.text(ladder.label, critter.name, bold=True, size_pt=size)
         pen.text(ladder.sublabel, f"{critter.points} VP", colour=pal.soft_ink)
     # Flower tracks.
@@ -718,8 +800,8 @@ def draw_score_pad(pen: Pen, layout: ScorePadLayout, *, edition: Edition) -> Non
 def draw_score_names(pen: Pen, layout: ScorePadLayout, players: Sequence[str]) -> None:
     """The players' names in the first column of each table."""
     for table in layout.tables:
-        for spot, name in zip(table.names, players, strict=False):
-            pen.text(spot, drawable(name), bold=True)
+        for spot, row, name in zip(table.names, table.rows, players, strict=False):
+            _name(pen, spot, name, row[0].right_mm - SCORE_NAME_PAD_MM - spot.x_mm)
 
 
-__all__ = ["SIDES", "garden_pdf", "sheets_pdf"]
+__all__ = ["SIDES", "check_names", "fitted_size_pt", "garden_pdf", "sheets_pdf"]

@@ -71,7 +71,7 @@ COLOUR = Palette(
     butterfly=HexColor("#4b3f86"),
     critter={"red": HexColor("#d8434b"), "yellow": HexColor("#f1bd1f"), "brown": HexColor("#8a6440"), "black": HexColor("#222222")},
     feature=HexColor("#5b7a8c"),
-    enclosure=HexColor("#f6d365"),
+    enclosure=HexColor("#7f97b2"),
     patch_line=HexColor("#222222"),
     water=HexColor("#7fb7e6"),
     wood=HexColor("#9a6b43"),
@@ -89,19 +89,20 @@ MONO = Palette(
     grass_ink=HexColor("#8a8a8a"),
     bonus=HexColor("#e6e6e6"),
     bubble=HexColor("#555555"),
-    flowers={"red": HexColor("#5c5c5c"), "blue": HexColor("#8c8c8c"), "yellow": HexColor("#c4c4c4"), "purple": HexColor("#3a3a3a")},
+    # Four distinct greys, none near black (the letter on each flower carries its colour) and none near white.
+    flowers={"red": HexColor("#8a8a8a"), "blue": HexColor("#a2a2a2"), "yellow": HexColor("#bababa"), "purple": HexColor("#727272")},
     flower_centre=HexColor("#ffffff"),
     brick=HexColor("#4a4a4a"),
     brick_joint=HexColor("#dddddd"),
     bramble=HexColor("#2e2e2e"),
     butterfly=HexColor("#333333"),
-    critter={"red": HexColor("#777777"), "yellow": HexColor("#cccccc"), "brown": HexColor("#8a8a8a"), "black": HexColor("#222222")},
+    critter={"red": HexColor("#9a9a9a"), "yellow": HexColor("#cccccc"), "brown": HexColor("#8a8a8a"), "black": HexColor("#222222")},
     feature=HexColor("#6a6a6a"),
     enclosure=HexColor("#d6d6d6"),
     patch_line=HexColor("#000000"),
     water=HexColor("#bbbbbb"),
     wood=HexColor("#7a7a7a"),
-    gnome_hat=HexColor("#777777"),
+    gnome_hat=HexColor("#9a9a9a"),
 )
 
 WHITE = HexColor("#ffffff")

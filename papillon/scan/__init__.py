@@ -155,6 +155,9 @@ class ScanResult:
                 "marker_px": round(located.marker_px, 1),
                 "paper_grey": round(self.sheet.paper_grey, 1),
                 "edge_width_mm": round(self.sheet.edge_width_mm, 3),
+                # Local registration (None on a release-1 sheet): dots found, and the largest estimated misregistration.
+                "registration_dots": self.sheet.registration.found if self.sheet.registration else None,
+                "misregistration_mm": round(self.sheet.misregistration.worst_mm, 3) if self.sheet.misregistration else None,
                 "colour_key": {c: self.calibration.from_key[c] for c in self.calibration.inks},
             },
         }
@@ -219,6 +222,7 @@ def _read(
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
     readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM)
+    readings = detect.doubt_misregistered(readings, sheet)
     header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)

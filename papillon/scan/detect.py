@@ -11,22 +11,37 @@ millimetre in frame coordinates, where every layout box is a fixed slice.
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import json
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 from numpy.typing import NDArray
 
 from papillon.errors import ScanError
-from papillon.grid import Plot
-from papillon.layout import FRAME_H_MM, FRAME_W_MM, PAYLOAD_FORMAT, PAYLOAD_VERSION, GardenLayout, garden_layout, parse_starting_fields
+from papillon.grid import EDGES, Plot, parse_edge, parse_plot
+from papillon.layout import (
+    FRAME_H_MM,
+    FRAME_W_MM,
+    PAYLOAD_FORMAT,
+    PAYLOAD_VERSION,
+    GardenLayout,
+    garden_layout,
+    parse_starting_fields,
+    released_garden_layouts,
+)
 from papillon.scan import is_image
+
+if TYPE_CHECKING:
+    from papillon.scan.classify import Reading
 
 Image = NDArray[Any]
 
@@ -42,6 +57,44 @@ MAX_REPROJECTION_MM = 1.0
 """Largest RMS distance (mm) between the marker corners found and where a flat sheet puts them."""
 RECT_PX_PER_MM = 6.0
 """Resolution of the rectified sheet (px per mm)."""
+MAP_STEP_MM = 3.0
+"""Spacing (mm) of the points where the local map is computed exactly; it is interpolated between them."""
+DOT_SEARCH_MM = 5.0
+"""How far (mm) from where the homography puts it a registration dot is looked for: bowed sheets and lens
+distortion move the middle of the grid up to ~4 mm."""
+DOT_CORE_MM = 0.8
+DOT_RING_MM = (1.2, 1.9)
+"""The dot's matched filter: mean darkness within DOT_CORE_MM minus mean darkness in this ring (mm), the paper
+around the 0.7 mm dot (clear of the plots' rounded corners at 2.9 mm from a crossing)."""
+MIN_DOT_CONTRAST = 0.3
+"""A dot's filter response must reach this share of the markers' paper-to-black difference to count as found."""
+MIN_DOTS_FOUND = 0.6
+"""Share of the registration dots that must be found (ink over the rest is fine: neighbours stand in)."""
+MAX_DOT_DISAGREEMENT_MM = 1.2
+"""A dot further than this (mm) from what the others predict there is not the dot (a pen stroke through it)."""
+SPLINE_UNIT_MM = 100.0
+"""Length unit of the thin-plate spline's arithmetic (keeps its matrix well conditioned)."""
+SPLINE_SMOOTHING = 1e-4
+"""Regularisation of the thin-plate spline (in its units): absorbs the dots' ~0.05 mm location noise."""
+RESIDUAL_REACH_MM = 25.0
+"""An item's misregistration estimate is the largest error of the dots within this distance (a plot's four
+crossings lie 19.8 mm from its centre)."""
+RESIDUAL_SAFETY = 2.5
+"""An item's misregistration estimate is this many times the leave-one-out errors of the dots around it: measured on
+warped test sheets, the largest true error between the dots was up to ~2.9 times the largest leave-one-out error nearby
+when the paper rippled faster than the dots' 28 mm spacing (bows, curls and lens distortion stay far below)."""
+DOT_NOISE_MM = 0.1
+"""Added to every misregistration estimate: how precisely a dot is located (measured: ~0.05 mm on sharp photos)."""
+MISSING_DOT_REACH_MM = 40.0
+"""A dot not found takes the largest error of the found dots within this distance."""
+MAX_MISREGISTRATION_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
+"""Largest estimated misregistration (mm) at which a reading of each kind is trusted: an edge's band is a 3 mm
+path between two printed outlines (on the independent photos, edge errors rose from 2.7 % below 0.2 mm to 35 %
+above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide."""
+DOUBT_CONFIDENCE = 0.6
+"""The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
+BENT_SHEET_MM = 1.5
+"""When the median estimated misregistration of the grid's items exceeds this (mm), the sheet is refused as bent."""
 QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
@@ -60,6 +113,12 @@ BLURRY_MARKERS_EDGE_PX = 3.5
 """When some markers are found and others not: a photo whose sharpest edges rise over more than this (px, at
 detection size) is called too blurry rather than badly framed (measured: blur sigma 2.2 px gives 3.6-5.9, sharp
 photos with a corner out of frame 1.7-3.4)."""
+SMALL_MARKER_PX = 32.0
+"""When a marker in the frame is lost and the ones found are smaller than this (px), the sheet is too small in the
+photo for its markers to be read reliably: the photo is blamed on distance, not on a cover or a shadow."""
+FOREIGN_MARKER_MM = 25.0
+"""A marker further than this (mm) from where the other three put it belongs to another sheet (or a folded corner):
+a sheet bent enough to move a corner marker that far is not readable anyway."""
 DARK_PHOTO_MAX = 45.0
 """When no marker is found: a photo whose 99th-percentile grey is below this (8-bit) is called too dark."""
 MIN_JPEG_QUALITY = 50
@@ -86,8 +145,6 @@ IJG_LUMINANCE = (
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 GARDEN_MARKER_IDS = (0, 1, 2, 3)
 FILL_MARKER_IDS = (4, 5, 6, 7)
-KNOWN_ROUNDS = range(1, 31)
-"""Round-track lengths whose layouts this papillon knows (the layout id changes with it)."""
 
 
 @dataclass(frozen=True)
@@ -101,6 +158,8 @@ class Located:
     """The smallest resolution of the sheet in the photo (at its least resolved marker)."""
     marker_px: float
     """The smallest marker side in the photo (px)."""
+    marker_corners_px: NDArray[Any] | None = None
+    """The 16 marker corners found (px, markers 0-3 in order, each clockwise from its top-left)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +174,10 @@ class Sheet:
     payload: dict[str, object]
     paper_grey: float
     edge_width_mm: float
+    registration: Registration | None = None
+    """The local fit (None on a release-1 sheet, which has no registration dots: the homography alone)."""
+    misregistration: Misregistration | None = None
+    """Estimated misregistration (mm) of each item after the local fit; None when unknown (release-1 sheet)."""
 
 
 # --------------------------------------------------------------------------- loading
@@ -198,17 +261,16 @@ def _detector() -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-def _find_markers(grey: Image) -> dict[int, NDArray[Any]]:
-    """Marker id -> its 4 corners (px in ``grey``); the biggest instance of an id wins."""
+def _find_markers(grey: Image) -> dict[int, list[NDArray[Any]]]:
+    """Marker id -> the corners (px in ``grey``) of every instance of it, biggest first (another sheet may be in view)."""
     corners, ids, _ = _detector().detectMarkers(grey)
-    found: dict[int, NDArray[Any]] = {}
+    found: dict[int, list[NDArray[Any]]] = {}
     if ids is None:
         return found
     for quad, marker_id in zip(corners, ids.ravel(), strict=True):
-        pts = quad.reshape(4, 2)
-        key = int(marker_id)
-        if key not in found or cv2.contourArea(pts) > cv2.contourArea(found[key]):
-            found[key] = pts
+        found.setdefault(int(marker_id), []).append(quad.reshape(4, 2))
+    for quads in found.values():
+        quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     return found
 
 
@@ -222,11 +284,106 @@ def _edge_rise_px(grey: Image) -> float:
     return contrast / max(grad, 1e-6)
 
 
+def _names(ids: list[int]) -> str:
+    names = [f"{i} ({CORNER_NAMES[i]})" for i in ids]
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
 def _missing_message(missing: list[int]) -> str:
-    names = [f"{i} ({CORNER_NAMES[i]})" for i in missing]
-    if len(names) == 1:
-        return f"marker {names[0]} not found — keep all four corners in the frame"
-    return f"markers {', '.join(names[:-1])} and {names[-1]} not found — keep all four corners in the frame"
+    word = "marker" if len(missing) == 1 else "markers"
+    return f"{word} {_names(missing)} not found — keep all four corners in the frame"
+
+
+def _fit(layout: GardenLayout, quads: dict[int, NDArray[Any]]) -> tuple[NDArray[Any] | None, float]:
+    """The homography (frame mm -> px) of the markers in ``quads`` and its RMS error (mm); (None, inf) if none."""
+    ids = sorted(quads)
+    src = np.array([pt for i in ids for pt in layout.markers[i].box.corners_mm()], np.float64)
+    dst = np.array([pt for i in ids for pt in quads[i]], np.float64)
+    if len(ids) >= 2:
+        homography, _ = cv2.findHomography(src, dst, 0)
+    else:
+        affine, _ = cv2.estimateAffinePartial2D(src, dst)
+        homography = None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
+    if homography is None or abs(np.linalg.det(homography)) < 1e-12:
+        return None, math.inf
+    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), homography).reshape(-1, 2)
+    scale = float(np.mean([_px_per_mm(homography, *layout.markers[i].box.centre_mm) for i in ids]))
+    if scale <= 0 or _mirrored(homography, layout):
+        return None, math.inf
+    return homography, float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))) / scale)
+
+
+def _choose_sheet(layout: GardenLayout, found: dict[int, list[NDArray[Any]]]) -> dict[int, NDArray[Any]]:
+    """One instance of each garden marker found, those that form one sheet; ScanError when two sheets are in view.
+
+    With one instance of each there is nothing to choose.  With another sheet partly in view, the
+    combinations are tried: the one whose markers fit a flat sheet wins; two disjoint ones that both
+    fit mean two whole sheets are in view.
+    """
+    ids = [i for i in GARDEN_MARKER_IDS if i in found]
+    if all(len(found[i]) == 1 for i in ids) or len(ids) < 3:
+        # Fewer than three markers always fit some sheet: nothing to learn from the geometry.
+        return {i: found[i][0] for i in ids}
+    fitting = []
+    for picks in itertools.product(*(range(len(found[i])) for i in ids)):
+        quads = {i: found[i][k] for i, k in zip(ids, picks, strict=True)}
+        _, error = _fit(layout, quads)
+        if error <= MAX_REPROJECTION_MM:
+            fitting.append((error, picks))
+    fitting.sort()
+    if not fitting:
+        return {i: found[i][0] for i in ids}
+    best = fitting[0][1]
+    if len(ids) == len(GARDEN_MARKER_IDS) and any(all(a != b for a, b in zip(best, other, strict=True)) for _, other in fitting[1:]):
+        raise ScanError("two garden sheets are in view — photograph one sheet at a time")
+    return {i: found[i][k] for i, k in zip(ids, best, strict=True)}
+
+
+def _foreign(layout: GardenLayout, quads: dict[int, NDArray[Any]]) -> tuple[int, float] | None:
+    """A marker far from where the other three put it (another sheet's, or a folded corner): its id and distance (mm)."""
+    if len(quads) != len(GARDEN_MARKER_IDS):
+        return None
+    for odd in GARDEN_MARKER_IDS:
+        rest = {i: q for i, q in quads.items() if i != odd}
+        homography, error = _fit(layout, rest)
+        if homography is None or error > MAX_REPROJECTION_MM:
+            continue
+        centre = np.array([[layout.markers[odd].box.centre_mm]], np.float64)
+        expected = cv2.perspectiveTransform(centre, homography).reshape(2)
+        off_px = float(np.linalg.norm(quads[odd].mean(axis=0) - expected))
+        off_mm = off_px / _px_per_mm(homography, *layout.markers[odd].box.centre_mm)
+        if off_mm > FOREIGN_MARKER_MM:
+            return odd, off_mm
+    return None
+
+
+def _why_missing(
+    layout: GardenLayout, quads: dict[int, NDArray[Any]], missing: list[int], size: tuple[int, int], small: Image, shrink: float
+) -> str:
+    """The true cause of missing markers: out of the frame, or in it but lost (blur, shade, cover, curl)."""
+    homography, _ = _fit(layout, quads)
+    h, w = size
+    outside: list[int] = []
+    inside: list[int] = []
+    for i in missing:
+        if homography is None:
+            outside.append(i)
+            continue
+        corners = np.array(layout.markers[i].box.corners_mm(), np.float64).reshape(-1, 1, 2)
+        pts = cv2.perspectiveTransform(corners, homography).reshape(-1, 2)
+        in_frame = bool(np.all((pts[:, 0] >= 0) & (pts[:, 0] < w) & (pts[:, 1] >= 0) & (pts[:, 1] < h)))
+        (inside if in_frame else outside).append(i)
+    if outside:
+        return _missing_message(outside)
+    # Every lost marker lies inside the photo: it was not framed out, something hid it.
+    if _edge_rise_px(small) > BLURRY_MARKERS_EDGE_PX:
+        return "the photo is too blurry — hold the camera still and focus on the sheet"
+    word = "marker" if len(inside) == 1 else "markers"
+    verb = "is" if len(inside) == 1 else "are"
+    seen_px = min(math.sqrt(cv2.contourArea(q.astype(np.float32))) for q in quads.values()) / shrink
+    if seen_px < SMALL_MARKER_PX:
+        return f"{word} {_names(inside)} {verb} in the photo but too small to read ({seen_px:.0f} px) — move closer and focus on the sheet"
+    return f"{word} {_names(inside)} {verb} in the photo but could not be read — uncover it, keep it out of shadow and lay the corner flat"
 
 
 def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
@@ -250,15 +407,20 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         if _edge_rise_px(small) > BLURRY_PHOTO_EDGE_PX:
             raise ScanError("the photo is too blurry — hold the camera still and focus on the sheet")
         raise ScanError("no papillon garden sheet found in the photo (none of its four corner markers)")
-    missing = [i for i in GARDEN_MARKER_IDS if i not in found]
+    quads = _choose_sheet(layout, found)
+    foreign = _foreign(layout, quads)
+    if foreign is not None:
+        odd, off_mm = foreign
+        raise ScanError(
+            f"marker {_names([odd])} is {off_mm:.0f} mm from where the other three put it — "
+            "another sheet's marker, or a folded corner: photograph one sheet, flat"
+        )
+    missing = [i for i in GARDEN_MARKER_IDS if i not in quads]
     if missing:
-        # A blurred marker is lost as surely as one out of frame: blame the blur when the photo shows it.
-        if _edge_rise_px(small) > BLURRY_MARKERS_EDGE_PX:
-            raise ScanError("the photo is too blurry — hold the camera still and focus on the sheet")
-        raise ScanError(_missing_message(missing))
+        raise ScanError(_why_missing(layout, quads, missing, small.shape[:2], small, shrink))
     src = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
-    dst = np.array([pt / shrink for i in GARDEN_MARKER_IDS for pt in found[i]], np.float64)
-    marker_px = min(math.sqrt(cv2.contourArea(found[i].astype(np.float32))) / shrink for i in GARDEN_MARKER_IDS)
+    dst = np.array([pt / shrink for i in GARDEN_MARKER_IDS for pt in quads[i]], np.float64)
+    marker_px = min(math.sqrt(cv2.contourArea(quads[i].astype(np.float32))) / shrink for i in GARDEN_MARKER_IDS)
     if marker_px < MIN_MARKER_PX:
         shown = math.floor(marker_px * 10) / 10  # 15.96 px must not read "16 px, need 16"
         raise ScanError(f"the sheet is too small in the photo (markers of {shown:.1f} px, need {MIN_MARKER_PX:g}) — move closer")
@@ -278,7 +440,7 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
     px_per_mm = min(scales)
     if px_per_mm < MIN_SHEET_PX_PER_MM:
         raise ScanError(f"the sheet is too small in the photo ({px_per_mm:.1f} px per mm, need {MIN_SHEET_PX_PER_MM}) — move closer")
-    return Located(homography, error_mm, px_per_mm, marker_px)
+    return Located(homography, error_mm, px_per_mm, marker_px, dst.reshape(-1, 2))
 
 
 def _px_per_mm(homography: NDArray[Any], x: float, y: float) -> float:
@@ -299,26 +461,279 @@ def _mirrored(homography: NDArray[Any], layout: GardenLayout) -> bool:
 # --------------------------------------------------------------------------- rectifying
 
 
-def rectify(
-    photo: Image, located: Located, *, px_per_mm: float = RECT_PX_PER_MM, box_mm: tuple[float, float, float, float] | None = None
-) -> Image:
-    """The frame (or the part ``box_mm`` = x, y, w, h of it) resampled at ``px_per_mm``, RGB."""
-    x0, y0, bw, bh = box_mm or (0.0, 0.0, FRAME_W_MM, FRAME_H_MM)
-    source = photo
-    level = 1.0
-    # Shrink a photo that resolves the sheet much finer than needed: averaging beats skipping pixels.
+def shrunk(photo: Image, located: Located, px_per_mm: float) -> tuple[Image, float]:
+    """The photo halved until it resolves the sheet no finer than needed for ``px_per_mm``, and the factor it shrank by.
+
+    Averaging (a pyramid) beats skipping pixels when resampling.
+    """
+    source, level = photo, 1.0
     while located.px_per_mm / (level * 2) >= px_per_mm * 1.3:
         source = cv2.pyrDown(source)
         level *= 2
-    to_px = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]], np.float64)
-    shrink = np.diag([1 / level, 1 / level, 1.0])
-    matrix = shrink @ located.homography @ to_px
+    return source, level
+
+
+def rectify(
+    photo: Image,
+    located: Located,
+    *,
+    px_per_mm: float = RECT_PX_PER_MM,
+    box_mm: tuple[float, float, float, float] | None = None,
+    registration: Registration | None = None,
+    pyramid: tuple[Image, float] | None = None,
+) -> Image:
+    """The frame (or the part ``box_mm`` = x, y, w, h of it) resampled at ``px_per_mm``, RGB.
+
+    ``pyramid`` is :func:`shrunk`'s result for this ``px_per_mm`` when the caller already has it.
+
+    Pixel (i, j) holds frame point (x0 + i / px_per_mm, y0 + j / px_per_mm).  Without ``registration``
+    the homography alone maps the frame onto the photo; with it, each point first moves by the local
+    shift the registration dots measured, so a bowed or curled sheet comes out right region by region.
+    """
+    x0, y0, bw, bh = box_mm or (0.0, 0.0, FRAME_W_MM, FRAME_H_MM)
+    source, level = shrunk(photo, located, px_per_mm) if pyramid is None else pyramid
     size = (round(bw * px_per_mm), round(bh * px_per_mm))
-    return cv2.warpPerspective(source, matrix, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    if registration is None:
+        to_px = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]], np.float64)
+        shrink = np.diag([1 / level, 1 / level, 1.0])
+        matrix = shrink @ located.homography @ to_px
+        return cv2.warpPerspective(source, matrix, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    # The map is computed every MAP_STEP_MM and interpolated: the shift and the homography are smooth at that scale.
+    # cv2.resize puts coarse sample k at output pixel (k + 0.5) * step - 0.5, so the samples are taken there.
+    step = max(1, round(px_per_mm * MAP_STEP_MM))
+    cols, rows = -(-size[0] // step), -(-size[1] // step)
+    xs = x0 + ((np.arange(cols) + 0.5) * step - 0.5) / px_per_mm
+    ys = y0 + ((np.arange(rows) + 0.5) * step - 0.5) / px_per_mm
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    moved = grid + registration.shift_mm(grid)
+    photo_px = cv2.perspectiveTransform(moved.reshape(-1, 1, 2), located.homography).reshape(rows, cols, 2) / level
+    map_x = cv2.resize(photo_px[..., 0].astype(np.float32), (cols * step, rows * step), interpolation=cv2.INTER_LINEAR)
+    map_y = cv2.resize(photo_px[..., 1].astype(np.float32), (cols * step, rows * step), interpolation=cv2.INTER_LINEAR)
+    return cv2.remap(source, map_x[: size[1], : size[0]], map_y[: size[1], : size[0]], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+# --------------------------------------------------------------------------- local registration
+
+
+def _tps_kernel(a: NDArray[Any], b: NDArray[Any]) -> NDArray[Any]:
+    """The thin-plate spline's radial function r² log r between every point of ``a`` and of ``b`` (decimetres)."""
+    d2 = np.sum((a[:, None, :] - b[None, :, :]) ** 2, axis=-1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        k = 0.5 * d2 * np.log(d2)
+    return np.where(d2 > 0, k, 0.0)
+
+
+@dataclass(frozen=True)
+class Registration:
+    """How far each region of the sheet lies from where the corner markers' homography puts it.
+
+    A thin-plate spline through the shifts measured at the registration dots (and at the marker
+    corners): frame point p appears in the photo at ``homography(p + shift_mm(p))``.  Each dot's
+    leave-one-out error (how far the spline misses it when fitted without it) measures how well
+    the fit can be trusted around it.
+    """
+
+    points_mm: NDArray[Any]
+    """The control points (frame mm): the dots found, then the 16 marker corners."""
+    shifts_mm: NDArray[Any]
+    """The shift measured at each control point (mm)."""
+    weights: NDArray[Any]
+    affine: NDArray[Any]
+    dots_mm: NDArray[Any]
+    """Every registration dot of the layout (frame mm), found or not."""
+    dot_found: tuple[bool, ...]
+    dot_error_mm: tuple[float, ...]
+    """Per dot: its leave-one-out error (mm); for a dot not found, the largest of its found neighbours'."""
+
+    def shift_mm(self, points_mm: NDArray[Any]) -> NDArray[Any]:
+        """The shift (mm) at each of ``points_mm`` (n × 2)."""
+        pts = np.asarray(points_mm, np.float64) / SPLINE_UNIT_MM
+        basis = np.hstack([np.ones((len(pts), 1)), pts])
+        return np.asarray(_tps_kernel(pts, self.points_mm / SPLINE_UNIT_MM) @ self.weights + basis @ self.affine)
+
+    def residual_mm(self, x_mm: float, y_mm: float) -> float:
+        """How far the local fit may be off at (x, y) (mm): the largest error of the dots within :data:`RESIDUAL_REACH_MM`."""
+        near = np.hypot(self.dots_mm[:, 0] - x_mm, self.dots_mm[:, 1] - y_mm) <= RESIDUAL_REACH_MM
+        errors = np.asarray(self.dot_error_mm)[near]
+        return float(errors.max()) if len(errors) else float(max(self.dot_error_mm))
+
+    @property
+    def found(self) -> int:
+        return sum(self.dot_found)
+
+
+@dataclass(frozen=True)
+class Misregistration:
+    """The estimated local misregistration (mm) of every item the classifier reads, indexed as in the layout.
+
+    Measured on sheets with registration dots; a reading whose item lies where the fit may be off by
+    more than the width it samples should be flagged for review rather than trusted.
+    """
+
+    plots: tuple[float, ...]
+    edges: tuple[float, ...]
+    bubbles: tuple[float, ...]
+    colour_key: tuple[float, ...]
+
+    @property
+    def worst_mm(self) -> float:
+        return max(self.plots + self.edges + self.bubbles)
+
+    def of(self, item: str) -> float:
+        """The estimate for a reading's item: ``'C3'`` (a plot), ``'edge B2-B3'`` or ``'butterfly C3'``."""
+        kind, _, name = item.rpartition(" ")
+        if kind == "edge":
+            return self.edges[EDGES.index(parse_edge(name))]
+        return (self.bubbles if kind == "butterfly" else self.plots)[parse_plot(name)]
+
+
+def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
+    """``readings`` with those whose item may be misregistered beyond :data:`MAX_MISREGISTRATION_MM` lowered to
+    :data:`DOUBT_CONFIDENCE` (so they are reviewed, not trusted), their evidence carrying the estimate."""
+    if sheet.misregistration is None:
+        return list(readings)
+    out = []
+    for reading in readings:
+        item, kind = reading.item, reading.kind
+        estimate = sheet.misregistration.of(item)
+        if estimate > MAX_MISREGISTRATION_MM.get(kind, 0.5):
+            (value, p), *rest = reading.probabilities
+            evidence = (*reading.evidence, ("misregistration_mm", estimate))
+            reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
+        out.append(reading)
+    return out
+
+
+def _fit_spline(points: NDArray[Any], shifts: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any]]:
+    """Thin-plate spline weights, affine part and each point's leave-one-out error (mm) (Rippa's formula)."""
+    pts = points / SPLINE_UNIT_MM
+    n = len(pts)
+    system = np.zeros((n + 3, n + 3))
+    system[:n, :n] = _tps_kernel(pts, pts) + SPLINE_SMOOTHING * np.eye(n)
+    basis = np.hstack([np.ones((n, 1)), pts])
+    system[:n, n:] = basis
+    system[n:, :n] = basis.T
+    rhs = np.vstack([shifts, np.zeros((3, 2))])
+    inverse = np.linalg.inv(system)
+    solution = inverse @ rhs
+    weights, affine = solution[:n], solution[n:]
+    loo = np.hypot(*(weights / np.diag(inverse)[:n, None]).T)
+    return weights, affine, loo
+
+
+def _find_dot(image: Image, kernel: NDArray[Any], centre_px: tuple[float, float], reach_px: float) -> tuple[float, float, float]:
+    """The strongest dot response within ``reach_px`` of ``centre_px`` in the RGB ``image``: its x, y (sub-pixel) and strength.
+
+    Darkness here ignores colour: printed black is dark in every channel, felt and stamp ink are not.
+    """
+    h, w = image.shape[:2]
+    half = kernel.shape[0] // 2
+    cx, cy = centre_px
+    x0, x1 = max(0, math.floor(cx - reach_px) - half), min(w, math.ceil(cx + reach_px) + half + 1)
+    y0, y1 = max(0, math.floor(cy - reach_px) - half), min(h, math.ceil(cy + reach_px) + half + 1)
+    if x1 - x0 <= 2 * half + 2 or y1 - y0 <= 2 * half + 2:
+        return cx, cy, 0.0
+    dark = 255.0 - image[y0:y1, x0:x1].max(axis=2).astype(np.float32)
+    response = cv2.filter2D(dark, cv2.CV_32F, kernel, borderType=cv2.BORDER_REPLICATE)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    response[(xx - cx) ** 2 + (yy - cy) ** 2 > reach_px * reach_px] = -np.inf
+    j, i = np.unravel_index(int(np.argmax(response)), response.shape)
+    best = float(response[j, i])
+
+    def vertex(a: float, b: float, c: float) -> float:
+        # The peak of the parabola through three samples, as an offset from the middle one.
+        denominator = a - 2 * b + c
+        return 0.0 if not math.isfinite(denominator) or denominator >= 0 else float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5))
+
+    dx = vertex(response[j, i - 1], best, response[j, i + 1]) if 0 < i < response.shape[1] - 1 else 0.0
+    dy = vertex(response[j - 1, i], best, response[j + 1, i]) if 0 < j < response.shape[0] - 1 else 0.0
+    return x0 + i + dx, y0 + j + dy, best
+
+
+@cache
+def _dot_kernel(px_per_mm: float) -> NDArray[Any]:
+    """A matched filter for a registration dot: mean darkness in its core minus mean darkness in a ring of paper around it."""
+    half = math.ceil(DOT_RING_MM[1] * px_per_mm)
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1] / px_per_mm
+    r = np.hypot(xx, yy)
+    core = r <= DOT_CORE_MM
+    ring = (r >= DOT_RING_MM[0]) & (r <= DOT_RING_MM[1])
+    return (core / core.sum() - ring / ring.sum()).astype(np.float32)
+
+
+def register(
+    coarse: Image, layout: GardenLayout, located: Located, contrast: float, px_per_mm: float = RECT_PX_PER_MM
+) -> Registration | None:
+    """Measure the local shifts at ``layout``'s registration dots in ``coarse`` (the homography's rectified sheet).
+
+    None when the layout has no dots or too few of them are found (a release-1 sheet has none).
+    ``contrast`` is the markers' paper-minus-black grey difference: a dot must reach
+    :data:`MIN_DOT_CONTRAST` of it.
+    """
+    if not layout.registration:
+        return None
+    kernel = _dot_kernel(px_per_mm)
+    dots = np.array([(c.cx_mm, c.cy_mm) for c in layout.registration], np.float64)
+    measured: list[tuple[float, float] | None] = []
+    for x, y in dots:
+        fx, fy, strength = _find_dot(coarse, kernel, (x * px_per_mm, y * px_per_mm), DOT_SEARCH_MM * px_per_mm)
+        measured.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
+    if sum(m is not None for m in measured) < MIN_DOTS_FOUND * len(dots):
+        return None
+    corners_mm = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
+    if located.marker_corners_px is not None:
+        inverse = np.linalg.inv(located.homography)
+        seen = cv2.perspectiveTransform(located.marker_corners_px.reshape(-1, 1, 2).astype(np.float64), inverse).reshape(-1, 2)
+        corner_shifts = seen - corners_mm
+    else:
+        corner_shifts = np.zeros_like(corners_mm)
+    found = [m is not None for m in measured]
+    dropped: dict[int, float] = {}
+    # Drop, one at a time, a dot the others contradict (a pen stroke through it, or paper creased there); what it
+    # contradicted by stays as that region's error, since the fit cannot tell which was right.
+    while True:
+        idx = [k for k, ok in enumerate(found) if ok]
+        points = np.vstack([dots[idx], corners_mm])
+        shifts = np.vstack([np.array([measured[k] for k in idx], np.float64), corner_shifts])
+        weights, affine, loo = _fit_spline(points, shifts)
+        worst = int(np.argmax(loo[: len(idx)]))
+        if loo[worst] <= MAX_DOT_DISAGREEMENT_MM or sum(found) <= MIN_DOTS_FOUND * len(dots):
+            break
+        found[idx[worst]] = False
+        dropped[idx[worst]] = float(loo[worst])
+    errors = dict(zip(idx, loo[: len(idx)].tolist(), strict=True)) | dropped
+    dot_error = []
+    for k, (x, y) in enumerate(dots):
+        if k in errors:
+            dot_error.append(DOT_NOISE_MM + RESIDUAL_SAFETY * errors[k])
+            continue
+        near = [errors[j] for j in errors if math.hypot(*(dots[j] - (x, y))) <= MISSING_DOT_REACH_MM]
+        dot_error.append(DOT_NOISE_MM + RESIDUAL_SAFETY * (max(near) if near else max(errors.values())))
+    return Registration(points, shifts, weights, affine, dots, tuple(found), tuple(dot_error))
+
+
+def misregistration(registration: Registration, layout: GardenLayout) -> Misregistration:
+    """The estimated misregistration at every plot, edge slot, bubble and colour key circle."""
+
+    def at(x: float, y: float) -> float:
+        return round(registration.residual_mm(x, y), 3)
+
+    return Misregistration(
+        plots=tuple(at(*box.centre_mm) for box in layout.plots),
+        edges=tuple(at((s.x1_mm + s.x2_mm) / 2, (s.y1_mm + s.y2_mm) / 2) for s in layout.edge_slots),
+        bubbles=tuple(at(c.cx_mm, c.cy_mm) for c in layout.bubbles),
+        colour_key=tuple(at(c.cx_mm, c.cy_mm) for c in layout.colour_key),
+    )
 
 
 def check_quality(rectified: Image, layout: GardenLayout, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float, float]:
     """The paper's grey level and the markers' edge blur (mm); ScanError if too dark or blurry."""
+    paper, width, _ = _quality(rectified, layout, px_per_mm)
+    return paper, width
+
+
+def _quality(rectified: Image, layout: GardenLayout, px_per_mm: float) -> tuple[float, float, float]:
+    """:func:`check_quality`'s paper grey and edge blur, and the markers' paper-to-black difference."""
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
     papers, inks, widths = [], [], []
     for marker in layout.markers:
@@ -338,7 +753,7 @@ def check_quality(rectified: Image, layout: GardenLayout, px_per_mm: float = REC
     width = float(np.median(widths))
     if width > MAX_EDGE_WIDTH_MM:
         raise ScanError("the photo is too blurry — hold the camera still and focus on the sheet")
-    return paper, width
+    return paper, width, paper - ink
 
 
 def _edge_width_mm(patch: NDArray[Any], pad_mm: float, cell_mm: float, px_per_mm: float) -> float:
@@ -370,10 +785,9 @@ def _edge_width_mm(patch: NDArray[Any], pad_mm: float, cell_mm: float, px_per_mm
 # --------------------------------------------------------------------------- the QR code
 
 
-@cache
 def known_layouts() -> dict[str, GardenLayout]:
-    """Layout id -> garden layout, for every round-track length this papillon prints."""
-    return {garden_layout(r).id: garden_layout(r) for r in KNOWN_ROUNDS}
+    """Layout id -> garden layout, for every released layout (frozen data: :func:`papillon.layout.released_garden_layouts`)."""
+    return {layout_id: released.layout for layout_id, released in released_garden_layouts().items()}
 
 
 QR_SIZES = tuple(range(21, 58, 4))
@@ -458,7 +872,9 @@ def _wiener(patch: NDArray[Any], sigma_px: float) -> NDArray[Any]:
     return (np.real(np.fft.ifft2(spectrum)) + mean).astype(np.float32)
 
 
-def read_qr(photo: Image, located: Located, layout: GardenLayout, edge_width_mm: float = 0.0) -> str | None:
+def read_qr(
+    photo: Image, located: Located, layout: GardenLayout, edge_width_mm: float = 0.0, registration: Registration | None = None
+) -> str | None:
     """The text of the sheet's QR code, or None if it cannot be decoded.
 
     The homography already says where every module is, so the modules are
@@ -469,7 +885,7 @@ def read_qr(photo: Image, located: Located, layout: GardenLayout, edge_width_mm:
     """
     qr = layout.qr
     box = (qr.x_mm - QR_QUIET_MM, qr.y_mm - QR_QUIET_MM, qr.w_mm + 2 * QR_QUIET_MM, qr.h_mm + 2 * QR_QUIET_MM)
-    patch = cv2.cvtColor(rectify(photo, located, px_per_mm=QR_PX_PER_MM, box_mm=box), cv2.COLOR_RGB2GRAY)
+    patch = cv2.cvtColor(rectify(photo, located, px_per_mm=QR_PX_PER_MM, box_mm=box, registration=registration), cv2.COLOR_RGB2GRAY)
     grey = patch.astype(np.float32)
     detector = cv2.QRCodeDetector()
     quiet_px = round(QR_QUIET_MM * QR_PX_PER_MM)
@@ -523,10 +939,35 @@ def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str
 
 
 def find_sheet(photo: Image) -> Sheet:
-    """Locate, check, identify and rectify the garden sheet in ``photo`` (ScanError on any failure)."""
+    """Locate, check, identify and rectify the garden sheet in ``photo`` (ScanError on any failure).
+
+    Every release shares the markers and the QR box, so the QR code is read before the layout is
+    known; the registration dots of today's layout are looked for first, so a bent sheet's QR code is
+    read through the local fit too.
+    """
     located = locate(photo)
     default = garden_layout()
-    rectified = rectify(photo, located)
-    paper, width = check_quality(rectified, default)
-    layout, fields, payload = identify(read_qr(photo, located, default, width))
-    return Sheet(located, rectified, layout, fields, payload, paper, width)
+    pyramid = shrunk(photo, located, RECT_PX_PER_MM)
+    coarse = rectify(photo, located, pyramid=pyramid)
+    paper, width, contrast = _quality(coarse, default, RECT_PX_PER_MM)
+    registration = register(coarse, default, located, contrast)
+    text = read_qr(photo, located, default, width, registration)
+    if text is None and registration is not None:
+        text = read_qr(photo, located, default, width)
+    layout, fields, payload = identify(text)
+    if not layout.registration:
+        return Sheet(located, coarse, layout, fields, payload, paper, width)
+    if registration is None or layout.registration != default.registration:
+        registration = register(coarse, layout, located, contrast)
+    if registration is None:
+        raise ScanError(
+            "found the sheet but not the small black dots around its grid — uncover them, keep the sheet out of shadow and in focus"
+        )
+    error = misregistration(registration, layout)
+    grid_errors = sorted(error.plots + error.edges + error.bubbles)
+    if grid_errors[len(grid_errors) // 2] > BENT_SHEET_MM:
+        raise ScanError(
+            f"the sheet is bent (its grid is up to {error.worst_mm:.1f} mm off a smooth fit) — lay it flat and photograph it from above"
+        )
+    rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
+    return Sheet(located, rectified, layout, fields, payload, paper, width, registration, error)
