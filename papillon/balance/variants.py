@@ -65,7 +65,9 @@ def parse_set(text: str) -> Setting:
 
 def _split_values(text: str) -> list[str]:
     """Split at the commas that are not inside brackets, braces or quotes."""
-    parts, depth, quote, current = [], 0, "", []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
     for char in text:
         if quote:
             quote = "" if char == quote else quote
