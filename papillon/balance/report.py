@@ -23,7 +23,11 @@ def html_report(report: BalanceReport, ladder: bool = False) -> str:
     """The whole report: what was run, the tables, and the plots as embedded PNG images."""
     plt = _pyplot()
     figures = [
-        ("Scores: how the totals spread", _distribution(plt, report), "Each line is a variant's histogram of final scores over the same seeds."),
+        (
+            "Scores: how the totals spread",
+            _distribution(plt, report),
+            "Each line is a variant's histogram of final scores over the same seeds.",
+        ),
         (
             "Category profile",
             _categories(plt, report),
@@ -41,7 +45,11 @@ def html_report(report: BalanceReport, ladder: bool = False) -> str:
         )
     if not ladder:
         figures.append(
-            ("Feature tiles: how often taken, and what they score", _tiles(plt, report), "Left: share of games the bot took the tile; right: points per copy.")
+            (
+                "Feature tiles: how often taken, and what they score",
+                _tiles(plt, report),
+                "Left: share of games the bot took the tile; right: points per copy.",
+            )
         )
     percent = round(LEVEL * 100)
     variants = report.variants
@@ -72,7 +80,9 @@ def html_report(report: BalanceReport, ladder: bool = False) -> str:
         parts.append(row + "</tr>")
     parts.append("</table>")
     for heading, image, caption in figures:
-        parts.append(f'<figure><h2>{_e(heading)}</h2><img alt="{_e(heading)}" src="data:image/png;base64,{image}"><figcaption>{_e(caption)}</figcaption></figure>')
+        parts.append(
+            f'<figure><h2>{_e(heading)}</h2><img alt="{_e(heading)}" src="data:image/png;base64,{image}"><figcaption>{_e(caption)}</figcaption></figure>'
+        )
     parts.append(_category_table(report))
     if not ladder:
         parts.append(_tile_table(report))
@@ -149,7 +159,9 @@ def _category_table(report: BalanceReport) -> str:
 
 def _tile_table(report: BalanceReport) -> str:
     variants = report.variants
-    rows = ["<h2>Feature tiles</h2><p>Share of games the bot took the tile · copies per game · points per copy when taken.</p><table><tr><th>tile"]
+    rows = [
+        "<h2>Feature tiles</h2><p>Share of games the bot took the tile · copies per game · points per copy when taken.</p><table><tr><th>tile"
+    ]
     rows.append("".join(f"<th>{_e(v.label)}" for v in variants) + "</tr>")
     for i, tile in enumerate(variants[0].tiles):
         cells = []
@@ -172,8 +184,13 @@ def _notes(report: BalanceReport) -> str:
         f"<li>[low, high] is a {percent}% confidence interval of the mean (Student's t).</li>"
         "<li>A change is the paired difference over the same seeds; p is the two-sided paired t test. "
         f"p below {1 - LEVEL:.2f} with an interval that does not cross 0 is read as a real change.</li>"
-        "<li>The bots are not people: a rule the bots ignore (they never build enclosures, for instance) "
-        "shows no change here even if people would play it differently.</li>"
+        "<li>The bots are not people: a rule the bots never use shows no change here, even if people would play it differently."
+        + (
+            " <strong>No game here had an enclosed patch</strong>: the enclosure rules are untested by this run.</li>"
+            if all(v.games_with_enclosure == 0 for v in report.variants)
+            else "</li>"
+        )
+        + "<li>Tiles whose only effect is when they are placed (no end-game score) show 0 points when taken.</li>"
         "<li>Fingerprints: " + ", ".join(f"{_e(v.label)} <code>{v.fingerprint}</code>" for v in report.variants) + "</li></ul>"
     )
 
@@ -227,9 +244,13 @@ def _categories(plt: Any, report: BalanceReport) -> str:
     axes.set_yticks(range(len(categories)), [CATEGORY_TITLES.get(c, c) for c in categories])
     axes.invert_yaxis()
     axes.set_xlabel("mean points per game")
-    axes.legend(frameon=False, fontsize=8, loc="lower right")
+    _legend_above(axes, count)
     axes.spines[["top", "right"]].set_visible(False)
     return _png(plt, figure)
+
+
+def _legend_above(axes: Any, count: int) -> None:
+    axes.legend(frameon=False, fontsize=8, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=min(count, 3))
 
 
 def _changes(plt: Any, report: BalanceReport) -> str:
@@ -248,7 +269,7 @@ def _changes(plt: Any, report: BalanceReport) -> str:
     axes.set_yticks(range(len(names)), ["Total", *(CATEGORY_TITLES.get(c, c) for c in names[1:])])
     axes.invert_yaxis()
     axes.set_xlabel("change in points per game (paired, same seeds)")
-    axes.legend(frameon=False, fontsize=8)
+    _legend_above(axes, len(others))
     axes.spines[["top", "right"]].set_visible(False)
     return _png(plt, figure)
 
@@ -270,7 +291,7 @@ def _tiles(plt: Any, report: BalanceReport) -> str:
     taken_axes.invert_yaxis()
     taken_axes.set_xlabel("% of games taken")
     points_axes.set_xlabel("points per copy when taken")
-    taken_axes.legend(frameon=False, fontsize=8, loc="lower right")
+    _legend_above(taken_axes, count)
     for axes in (taken_axes, points_axes):
         axes.spines[["top", "right"]].set_visible(False)
     return _png(plt, figure)

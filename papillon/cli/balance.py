@@ -20,7 +20,9 @@ from papillon.simulation import workers_for
 @click.option("-n", "--games", type=GAMES, default=200, show_default=True, help="Games per variant (the same seeds for each).")
 @click.option("--bot", type=BotType(), default="greedy", show_default=True, help="Who plays (search:N: N rollouts per option).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed: game i gets a seed derived from it.")
-@click.option("--set", "settings", multiple=True, metavar="KEY=V1,V2", help="Try each value of an edition key (repeatable: all combinations).")
+@click.option(
+    "--set", "settings", multiple=True, metavar="KEY=V1,V2", help="Try each value of an edition key (repeatable: all combinations)."
+)
 @click.option("--ladder", is_flag=True, help=f"Compare the bots {', '.join(LADDER)} on the (first) edition instead.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes (results do not depend on it).")
 @click.option("--cluster", metavar="ADDRESS", help="Play on a Dask cluster (tcp://HOST:8786), or 'local' for one on this machine.")
