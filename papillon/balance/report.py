@@ -80,9 +80,8 @@ def html_report(report: BalanceReport, ladder: bool = False) -> str:
         parts.append(row + "</tr>")
     parts.append("</table>")
     for heading, image, caption in figures:
-        parts.append(
-            f'<figure><h2>{_e(heading)}</h2><img alt="{_e(heading)}" src="data:image/png;base64,{image}"><figcaption>{_e(caption)}</figcaption></figure>'
-        )
+        image_tag = f'<img alt="{_e(heading)}" src="data:image/png;base64,{image}">'
+        parts.append(f"<figure><h2>{_e(heading)}</h2>{image_tag}<figcaption>{_e(caption)}</figcaption></figure>")
     parts.append(_category_table(report))
     if not ladder:
         parts.append(_tile_table(report))
@@ -159,9 +158,8 @@ def _category_table(report: BalanceReport) -> str:
 
 def _tile_table(report: BalanceReport) -> str:
     variants = report.variants
-    rows = [
-        "<h2>Feature tiles</h2><p>Share of games the bot took the tile · copies per game · points per copy when taken.</p><table><tr><th>tile"
-    ]
+    rows = ["<h2>Feature tiles</h2><p>Share of games the bot took the tile · copies per game · points per copy when taken.</p>"]
+    rows.append("<table><tr><th>tile")
     rows.append("".join(f"<th>{_e(v.label)}" for v in variants) + "</tr>")
     for i, tile in enumerate(variants[0].tiles):
         cells = []
