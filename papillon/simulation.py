@@ -157,9 +157,10 @@ def batches(edition: str, bot: str, seed: int, games: int, size: int, keep_logs:
 
 
 def batch_size(games: int, workers: int) -> int:
-    """Games per batch: one batch for a single process; for several workers, a few batches each, at most 16 games."""
+    """Games per batch: one at a time in this process (an interrupted run then loses nothing); for several
+    workers, a few batches each, at most 16 games (a batch is the unit a worker is sent)."""
     if workers <= 1:
-        return max(1, min(games, 64))
+        return 1
     return max(1, min(16, games // (workers * 8)))
 
 
