@@ -208,7 +208,7 @@ def test_ctrl_c_reports_the_games_every_variant_finished(runner, monkeypatch):
             yield item
 
     monkeypatch.setattr(papillon.cli.balance, "play", interrupted)
-    result = runner.invoke(main, ARGS[:2] + ["40"] + ARGS[3:])
+    result = runner.invoke(main, [*ARGS[:2], "40", *ARGS[3:]])
     assert result.exit_code == 130
     assert result.stderr == "interrupted: reporting the 3 games every variant finished\n"
     # One process plays seed by seed, every variant in turn: items 0-5 are seeds 0-2 of both variants.
@@ -225,16 +225,17 @@ def test_bad_input_is_one_line(runner):
 
 
 def test_the_lab_leaves_matplotlib_and_dask_alone_until_asked():
-    code = "import sys, papillon.balance, papillon.simulation; print(sorted(m for m in ('matplotlib', 'distributed', 'dask') if m in sys.modules))"
+    heavy = ("matplotlib", "distributed", "dask")
+    code = f"import sys, papillon.balance, papillon.simulation; print(sorted(m for m in {heavy!r} if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
 
 
 @pytest.mark.slow
-def test_the_ladder_ranks_the_bots(runner):
+def test_the_ladder_ranks_the_bots(runner, tmp_path):
     pytest.importorskip("matplotlib")
     result = runner.invoke(main, ["balance", "--ladder", "-n", "1", "-o", "ladder.html"])
     assert result.exit_code == 0, result.output
     for bot in ("random", "greedy", "search:1", "search:2", "search:4"):
         assert re.search(rf"^{re.escape(bot)} ", result.stdout, re.M)
-    page = open("ladder.html").read()
+    page = (tmp_path / "ladder.html").read_text()
     assert "Which bot is easy, which is hard" in page and "easiest" in page and "hardest" in page
