@@ -238,4 +238,20 @@ def test_the_ladder_ranks_the_bots(runner, tmp_path):
     for bot in ("random", "greedy", "search:1", "search:2", "search:4"):
         assert re.search(rf"^{re.escape(bot)} ", result.stdout, re.M)
     page = (tmp_path / "ladder.html").read_text()
-    assert "Which bot is easy, which is hard" in page and "easiest" in page and "hardest" in page
+    assert "Which bot is easy, which is hard" in page and "as an opponent" in page
+
+
+def test_bots_that_do_not_clearly_differ_share_a_level():
+    from papillon.balance import bot_variants
+    from papillon.balance.table import difficulty
+    from papillon.simulation import GameResult
+
+    totals = {"a": [10, 11, 12, 13], "b": [20, 21, 22, 23], "c": [20, 22, 21, 23]}
+    # b - a is 10 every game (certain); c - b is 0, +1, -1, 0 (p = 1): b and c are one level
+    variants = bot_variants("standard", list(totals))
+    collector = Collector(variants)
+    for number, bot in enumerate(totals):
+        for index, total in enumerate(totals[bot]):
+            collector.add(number, GameResult(index, index, bot, total, {"flowers": total}, (), (), 0, 0, ""))
+    report = summarise(collector, 1, 4)
+    assert [(variants[i].label, word) for i, word in difficulty(report)] == [("a", "easy"), ("b", "hard"), ("c", "hard")]

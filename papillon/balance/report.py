@@ -12,7 +12,7 @@ from typing import Any
 
 from papillon.balance.lab import BalanceReport
 from papillon.balance.stats import LEVEL
-from papillon.balance.table import change, interval, p_value, verdict
+from papillon.balance.table import change, difficulty, interval, p_value, verdict
 from papillon.score import CATEGORY_TITLES
 
 COLOURS = ("#1f6f8b", "#e07a2e", "#4c9a2a", "#9b4dca", "#c23b3b", "#7a6a4f", "#2e8f84", "#b5a22a")
@@ -105,12 +105,12 @@ def _summary_sentence(report: BalanceReport, ladder: bool) -> str:
 
 
 def _ladder_table(report: BalanceReport) -> str:
-    ranked = sorted(range(len(report.variants)), key=lambda i: report.variants[i].total.mean)
-    words = _difficulty(len(ranked))
-    rows = ["<h2>Which bot is easy, which is hard</h2><table><tr><th>bot<th>mean total<th>difficulty"]
-    for rank, i in enumerate(ranked):
+    rows = ["<h2>Which bot is easy, which is hard</h2>"]
+    rows.append("<p>By mean total over the same seeds; a bot is a level up only when it beats the one below it clearly (paired test).</p>")
+    rows.append("<table><tr><th>bot<th>mean total<th>as an opponent")
+    for i, word in difficulty(report):
         v = report.variants[i]
-        rows.append(f"<tr><td>{_swatch(i)}{_e(v.label)}<td>{interval(v.total)}<td>{words[rank]}</tr>")
+        rows.append(f"<tr><td>{_swatch(i)}{_e(v.label)}<td>{interval(v.total)}<td>{word}</tr>")
     rows.append("</table><h3>Head to head: share of seeds where the row bot outscored the column bot</h3><table><tr><th>")
     rows.append("".join(f"<th>{_e(v.label)}" for v in report.variants) + "</tr>")
     for a, va in enumerate(report.variants):
@@ -124,17 +124,6 @@ def _ladder_table(report: BalanceReport) -> str:
         rows.append(f"<tr><th>{_e(va.label)}{''.join(cells)}</tr>")
     rows.append("</table>")
     return "".join(rows)
-
-
-def _difficulty(count: int) -> list[str]:
-    """Words for bots ranked from the lowest mean score to the highest."""
-    if count == 1:
-        return ["(alone)"]
-    words = ["easiest"] + ["medium"] * (count - 2) + ["hardest"]
-    if count >= 4:
-        words[1] = "easy"
-        words[-2] = "hard"
-    return words
 
 
 def _category_table(report: BalanceReport) -> str:
@@ -317,6 +306,7 @@ h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 .lead { font-size: 1.05rem; } .warn { background: #fff3cd; padding: .5rem .8rem; }
 table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
 th, td { border-bottom: 1px solid #ddd; padding: .25rem .6rem; text-align: left; vertical-align: top; }
+td { white-space: nowrap; }
 th { background: #f4f4f4; } small { color: #555; }
 figure { margin: 1rem 0; } img { max-width: 100%; } figcaption { color: #555; font-size: .9rem; }
 .swatch { display: inline-block; width: .8rem; height: .8rem; margin-right: .4rem; border-radius: 2px; }

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+
 from papillon.balance.lab import BalanceReport, VariantSummary
-from papillon.balance.stats import LEVEL, Estimate, PairedTest
+from papillon.balance.stats import LEVEL, Estimate, PairedTest, paired_test
 from papillon.score import CATEGORY_TITLES
 
 
@@ -36,18 +38,37 @@ def verdict(test: PairedTest | None) -> str:
     return "higher" if test.difference.mean > 0 else "lower"
 
 
+def difficulty(report: BalanceReport) -> list[tuple[int, str]]:
+    """(variant number, word) from the lowest mean total to the highest: a bot is put a level up only when
+    it beats the one below it clearly (paired test over the same seeds), so equal bots share a word."""
+    order = sorted(range(len(report.variants)), key=lambda i: report.variants[i].total.mean)
+    levels = [0]
+    for below, above in itertools.pairwise(order):
+        test = paired_test(report.totals[below], report.totals[above])
+        clear = test.p is not None and test.p < 1 - LEVEL and test.difference.mean > 0
+        levels.append(levels[-1] + clear)
+    words = LEVEL_WORDS.get(levels[-1] + 1) or tuple(f"level {k + 1}" for k in range(levels[-1] + 1))
+    return [(i, words[level]) for i, level in zip(order, levels, strict=True)]
+
+
+LEVEL_WORDS = {1: ("all alike",), 2: ("easy", "hard"), 3: ("easy", "medium", "hard"), 4: ("easy", "medium", "hard", "hardest")}
+
+
 def text(report: BalanceReport) -> str:
     variants = report.variants
     width = max(12, *(len(v.label) for v in variants)) + 2
     percent = round(LEVEL * 100)
     first = variants[0].label
     head = f"{report.games} games per variant" + ("" if report.complete else f" (of {report.requested}: interrupted)")
-    bots = sorted({v.bot for v in variants})
+    bots = list(dict.fromkeys(v.bot for v in variants))
     lines = [f"balance: {head}, the same seeds (master seed {report.seed}) for every variant, bot {', '.join(bots)}", ""]
     lines.append(f"{'variant':<{width}}{'total, ' + str(percent) + '% CI':<24}{'sd':>6}{'min':>5}{'Q1':>6}{'med':>6}{'Q3':>6}{'max':>5}")
     for v in variants:
         s = v.spread
         lines.append(f"{v.label:<{width}}{interval(v.total):<24}{s.sd:>6.1f}{s.low:>5}{s.q1:>6g}{s.median:>6g}{s.q3:>6g}{s.high:>5}")
+    if len(bots) > 1:
+        ranked = ", ".join(f"{variants[i].label} {word}" for i, word in difficulty(report))
+        lines += ["", f"as opponents, by mean total (a level up only when clearly better): {ranked}"]
     if len(variants) > 1:
         lines += ["", f"paired change of the total against {first!r} (same seeds), {percent}% CI", ""]
         lines.append(f"{'variant':<{width}}{'change':<24}{'p':>8}  {'better/worse/same':<20}reading")
