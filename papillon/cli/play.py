@@ -223,7 +223,8 @@ def _resume(path: Path, edition: Edition) -> Session:
     "bots",
     multiple=True,
     type=click.Choice(sorted(BOTS)),
-    help="Add a bot opponent (repeatable): random is easy, greedy medium, search hard (mean solo scores 22, 45, 88; see 'papillon balance --ladder').",
+    help="Add a bot opponent (repeatable): random is easy, greedy medium, search hard "
+    "(mean solo scores 22, 45, 88; see 'papillon balance --ladder').",
 )
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), help="Carry on a saved game.")
 @click.option("--save", "save", type=click.Path(dir_okay=False), help="Save file (the game log) [default: papillon-<seed>.jsonl].")
