@@ -172,6 +172,15 @@ def test_the_cluster_run_equals_the_local_run_byte_for_byte(runner):
     assert remote.stdout == local.stdout
 
 
+@pytest.mark.slow  # starts two worker processes
+def test_cluster_local(runner):
+    pytest.importorskip("distributed")
+    local = runner.invoke(main, ARGS)
+    cluster = runner.invoke(main, [*ARGS, "--cluster", "local"])
+    assert cluster.exit_code == 0, cluster.output
+    assert cluster.stdout == local.stdout
+
+
 @pytest.mark.slow  # the client tries for 10 seconds
 def test_an_unreachable_cluster_is_one_line(runner):
     pytest.importorskip("distributed")

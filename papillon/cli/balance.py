@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sys
 
 import click
@@ -68,6 +69,9 @@ def command(
             variants = build_variants(list(editions), [parse_set(s) for s in settings], bot)
     except EditionError as error:
         raise click.UsageError(str(error)) from None
+    if cluster is not None:
+        # Dask's own chatter (workers slow to stop, and the like) is not the user's business; its errors still show.
+        logging.getLogger("distributed").setLevel(logging.ERROR)
     collector = Collector(variants)
     interrupted = False
     try:
