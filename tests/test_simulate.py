@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 import statistics
+import sys
 import tomllib
 from collections import Counter
 
@@ -140,3 +142,25 @@ def test_ctrl_c_prints_the_summary_of_the_games_done(runner, monkeypatch):
     assert result.exit_code == 130
     assert "interrupted after 3 of 50 games" in result.stderr
     assert result.stdout.startswith("3 solo games, bot random\n")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_bar_shows_the_time_left_on_a_terminal_only(monkeypatch):
+    from papillon.cli.simulate import progress
+
+    clock = iter([0.0, 1.0, 2.0, 3.0, 4.0])
+    monkeypatch.setattr(papillon.cli.simulate.time, "monotonic", lambda: next(clock))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert list(progress(["a", "b", "c", "d"], 4, "bot playing")) == ["a", "b", "c", "d"]
+    drawn = terminal.getvalue()
+    # after 1 of 4 games in 1 s: 3 s left; after 2 in 2 s: 2 s left
+    assert "1/4  3s left" in drawn and "2/4  2s left" in drawn and "4/4  0s left" in drawn
+    assert drawn.endswith("\r\x1b[K")
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert list(progress(["a"], 1, "bot playing")) == ["a"] and pipe.getvalue() == ""

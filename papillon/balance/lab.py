@@ -16,7 +16,7 @@ from typing import Any
 
 from papillon.balance.stats import LEVEL, Estimate, PairedTest, estimate, paired_test, quartiles
 from papillon.balance.variants import Variant
-from papillon.simulation import Batch, GameResult, Workers, batch_size, check_games, make_player, run
+from papillon.simulation import Batch, GameResult, SimulationError, Workers, batch_size, check_games, make_player, run
 
 MAX_BALANCE_GAMES = 10_000_000
 """Games per variant: the lab keeps every game's scores for the paired tests."""
@@ -33,7 +33,7 @@ def play(variants: Sequence[Variant], seed: int, games: int, workers: Workers | 
     """(variant number, game) for every game of the run, in plan order, wherever ``workers`` plays them."""
     check_games(games)
     if games > MAX_BALANCE_GAMES:
-        raise ValueError(f"-n {games}: a balance run keeps every game; expected at most {MAX_BALANCE_GAMES:,} per variant")
+        raise SimulationError(f"-n {games}: a balance run keeps every game; expected at most {MAX_BALANCE_GAMES:,} per variant")
     for variant in variants:
         make_player(variant.bot)
     size = batch_size(games, workers.count if workers and workers.submit else 1)
