@@ -304,7 +304,7 @@ STYLE = """
 body { font: 15px/1.45 system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.6rem; } h2 { font-size: 1.2rem; margin-top: 2rem; }
 .lead { font-size: 1.05rem; } .warn { background: #fff3cd; padding: .5rem .8rem; }
-table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
+table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; display: block; overflow-x: auto; }
 th, td { border-bottom: 1px solid #ddd; padding: .25rem .6rem; text-align: left; vertical-align: top; }
 td { white-space: nowrap; }
 th { background: #f4f4f4; } small { color: #555; }
