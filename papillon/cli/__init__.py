@@ -27,6 +27,7 @@ COMMANDS = {
     "play": "play",
     "replay": "replay",
     "simulate": "simulate",
+    "balance": "balance",
     "score": "score",
     "new": "new",
     "scan": "scan",
