@@ -26,6 +26,7 @@ COMMANDS = {
     "format": "format",
     "sheet": "sheet",
     "render": "render",
+    "serve": "serve",
 }
 
 
