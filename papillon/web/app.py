@@ -138,7 +138,7 @@ class Headers:
                     (b"content-security-policy", views.CSP.encode()),
                     (b"x-frame-options", b"DENY"),
                     (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
+                    (b"referrer-policy", b"same-origin"),  # "no-referrer" would make the browser send "Origin: null"
                 ]
                 if "new_csrf" in scope["state"]:
                     cookie = f"{CSRF_COOKIE}={scope['state']['new_csrf']}; Path=/; HttpOnly; SameSite=Strict"
