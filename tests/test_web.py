@@ -164,7 +164,7 @@ def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     assert "round 1/10" in resumed and _choices(resumed) == ["pair 1", "pair 2", "pair 3"]
 
 
-def test_hot_seat_shows_the_hand_over_screen(client: TestClient) -> None:
+def test_hot_seat_shows_the_hand_over_screen_and_plays_to_the_end(client: TestClient, tmp_path: Path) -> None:
     game = _new(client, seat2="human", name2="Bea")
     assert "Pass the screen to Ann" in client.get(game).text
     client.post(f"{game}/ready", data={"csrf": _csrf(client)})
@@ -172,6 +172,12 @@ def test_hot_seat_shows_the_hand_over_screen(client: TestClient) -> None:
     assert "Pass the screen to Bea" in client.get(game).text
     client.post(f"{game}/ready", data={"csrf": _csrf(client)})
     assert "Bea: choose the starting field" in client.get(game).text
+    html = _play_to_the_end(client, game)
+    log = parse_log((tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.jsonl").read_text())
+    final = replay(log)
+    for player, name in enumerate(("Ann", "Bea")):
+        assert re.search(rf"{name}: <span class=\"total\">{final.score(player)}</span> points", html)
+    assert html.count("first game recorded") == 2
 
 
 def test_table_mode_and_its_read_only_watch_link(client: TestClient) -> None:

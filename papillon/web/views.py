@@ -103,6 +103,7 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
         "offer": offer,
         "display": display,
         "choices": choices,
+        "sheet_choices": sum(1 for c in choices if c.on_sheet),
         "fill_open": any(a.startswith("fill ") for a in legal),
         "garden": garden_svg(
             state.garden(shown),
