@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 from typing import cast
 
@@ -82,7 +83,12 @@ _STYLE = (
 
 
 def _hex(colour: Color) -> str:
-    return "#" + str(colour.hexval())[2:]
+    return _hex_of(colour.red, colour.green, colour.blue)
+
+
+@lru_cache(maxsize=256)
+def _hex_of(red: float, green: float, blue: float) -> str:
+    return "#" + str(Color(red, green, blue).hexval())[2:]
 
 
 def _n(value: float) -> str:
@@ -292,11 +298,27 @@ class _ClippedPen(SvgPen):
         pass
 
 
+_PAPER: dict[tuple[str, str, str, tuple[int, ...]], list[str]] = {}
+"""The printed part of a sheet, by side, edition fingerprint, palette and starting fields: the same for every page."""
+_PAPER_MAX = 64
+
+
 def _garden_paper(pen: SvgPen, layout: GardenLayout, edition: Edition, fields: Sequence[int]) -> None:
     """The printed sheet, drawn by the PDF's own function; markers and QR are dropped (the screen crops them away)."""
-    clipped = _ClippedPen(pen.palette)
-    draw_garden_sheet(clipped, layout, edition=edition, starting_fields=fields, payload="", paper="a4", ruler=False)
-    pen.parts += clipped.parts
+    key = ("garden", edition.fingerprint, pen.palette.name, tuple(fields))
+    parts = _PAPER.get(key)
+    if parts is None:
+        clipped = _ClippedPen(pen.palette)
+        draw_garden_sheet(clipped, layout, edition=edition, starting_fields=fields, payload="", paper="a4", ruler=False)
+        parts = _remember(key, clipped.parts)
+    pen.parts += parts
+
+
+def _remember(key: tuple[str, str, str, tuple[int, ...]], parts: list[str]) -> list[str]:
+    if len(_PAPER) >= _PAPER_MAX:
+        _PAPER.pop(next(iter(_PAPER)))
+    _PAPER[key] = parts
+    return parts
 
 
 def _round_marks(pen: SvgPen, layout: GardenLayout, current: int) -> None:
@@ -415,7 +437,13 @@ def fill_svg(
     marks = marks or FillMarks()
     layout = fill_layout(edition)
     pen = _ClippedPen(palette)
-    draw_fill_sheet(pen, layout, edition=edition)
+    key = ("fill", edition.fingerprint, palette.name, ())
+    paper = _PAPER.get(key)
+    if paper is None:
+        draw_fill_sheet(pen, layout, edition=edition)
+        paper = _remember(key, list(pen.parts))
+    else:
+        pen.parts += paper
     legal = {a.split(" ", 1)[1] for a in actions if a.startswith("fill ")}
     hits = ['<g class="hits">']
     ladders = marks.ladders or (0,) * len(layout.ladders)
@@ -488,6 +516,17 @@ TILE_MM = 30.0
 
 def card_svg(card: Card, *, number: int = 0, palette: Palette = COLOUR, action: str | None = None, label: str = "") -> str:
     """A garden card: its colour, its centre action drawn large, its corner bonus top-left."""
+    if palette is COLOUR:
+        return _card_cached(card, number, action, label)
+    return _card(card, number, palette, action, label)
+
+
+@lru_cache(maxsize=512)
+def _card_cached(card: Card, number: int, action: str | None, label: str) -> str:
+    return _card(card, number, COLOUR, action, label)
+
+
+def _card(card: Card, number: int, palette: Palette, action: str | None, label: str) -> str:
     pen = SvgPen(palette)
     pal = palette
     w, h = CARD_MM
@@ -536,6 +575,17 @@ def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> No
 
 def die_svg(face: DieFace, *, number: int = 0, palette: Palette = COLOUR, label: str = "") -> str:
     """A caterpillar die: its caterpillars and its extra (a field, a space to fill, a bramble)."""
+    if palette is COLOUR:
+        return _die_cached(face, number, label)
+    return _die(face, number, palette, label)
+
+
+@lru_cache(maxsize=256)
+def _die_cached(face: DieFace, number: int, label: str) -> str:
+    return _die(face, number, COLOUR, label)
+
+
+def _die(face: DieFace, number: int, palette: Palette, label: str) -> str:
     pen = SvgPen(palette)
     pal = palette
     size = DIE_MM
@@ -565,6 +615,17 @@ def die_svg(face: DieFace, *, number: int = 0, palette: Palette = COLOUR, label:
 
 def tile_svg(feature: Feature, *, palette: Palette = COLOUR, action: str | None = None) -> str:
     """A feature tile of the display: its icon, name and type."""
+    if palette is COLOUR:
+        return _tile_cached(feature, action)
+    return _tile(feature, palette, action)
+
+
+@lru_cache(maxsize=256)
+def _tile_cached(feature: Feature, action: str | None) -> str:
+    return _tile(feature, COLOUR, action)
+
+
+def _tile(feature: Feature, palette: Palette, action: str | None) -> str:
     pen = SvgPen(palette)
     pal = palette
     s = TILE_MM

@@ -55,3 +55,8 @@ if (watch) {
     }
   }, 1500);
 }
+
+// On a wide screen both sheets fit side by side: open the Fill sheet (a phone keeps it folded until needed).
+if (window.matchMedia("(min-width: 800px)").matches) {
+  for (const sheet of document.querySelectorAll("details.sheet-box")) sheet.open = true;
+}
