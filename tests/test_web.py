@@ -205,3 +205,50 @@ def test_a_network_table_shows_a_qr_of_the_watch_link_with_the_token(tmp_path: P
     page = c.get(table).text
     assert 'aria-label="QR code of the watch link"' in page
     assert re.search(r'id="watch-link" href="http://192\.168\.1\.5:8000/watch/[0-9a-f]+\?token=tok"', page)
+
+
+def test_serve_command_on_loopback_has_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    import uvicorn
+
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append({"app": app, **options}))
+    result = CliRunner().invoke(main, ["serve"])
+    assert result.exit_code == 0, result.output
+    assert result.output == "papillon serve: open http://127.0.0.1:8000/\n"
+    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8000
+
+
+def test_serve_command_on_the_network_prints_a_token_link_and_refuses_without_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    monkeypatch.setenv("PAPILLON_DATA_DIR", str(tmp_path))
+    calls: list[dict[str, object]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append({"app": app, **options}))
+    result = CliRunner().invoke(main, ["serve", "--host", "192.168.1.5", "--port", "8123"])
+    assert result.exit_code == 0, result.output
+    link = re.match(r"papillon serve: open (http://192\.168\.1\.5:8123/\?token=([A-Za-z0-9_-]{20,}))\n", result.output)
+    assert link, result.output
+    app = calls[0]["app"]
+    web = TestClient(app)  # type: ignore[arg-type]
+    assert web.get("/").status_code == 403
+    assert web.get(f"/?token={link.group(2)}").status_code == 200
+
+
+def test_serve_command_checks_its_port() -> None:
+    result = CliRunner().invoke(main, ["serve", "--port", "0"])
+    assert result.exit_code == 2 and "0 is not in the range 1<=x<=65535" in result.output
+
+
+def test_an_unexpected_error_is_the_friendly_page_not_a_traceback(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from papillon.web import views
+
+    game = _new(client)
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("internal detail that must not be shown")
+
+    monkeypatch.setattr(views, "play_view", broken)
+    r = client.get(game)
+    assert r.status_code == 500
+    assert "Something went wrong on the server. The game was saved at the last round." in r.text
+    assert "internal detail" not in r.text and "Traceback" not in r.text

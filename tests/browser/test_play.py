@@ -95,7 +95,7 @@ def test_a_solo_game_against_a_bot_by_clicks(server: Any, phone: Any, browser: A
 
 def test_readme_screenshot_of_a_game_in_play(server: Any, browser: Any, tmp_path: Path) -> None:
     """The README's picture: a laptop-wide page in round 3, the garden's legal plots highlighted."""
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    context = browser.new_context(viewport={"width": 1200, "height": 1120})
     page = context.new_page()
     _new_game(page, server, seed=8, seats=[("human", "Ann"), ("greedy", "Greta")])
     for _ in range(200):
