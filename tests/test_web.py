@@ -252,3 +252,24 @@ def test_an_unexpected_error_is_the_friendly_page_not_a_traceback(client: TestCl
     assert r.status_code == 500
     assert "Something went wrong on the server. The game was saved at the last round." in r.text
     assert "internal detail" not in r.text and "Traceback" not in r.text
+
+
+HOUSE = b"""[edition]
+name = "house"
+
+[rules]
+rounds = 8
+bonus_rounds = [2, 4, 6, 8]
+"""
+
+
+def test_a_game_with_an_edition_file_keeps_it_when_resumed(client: TestClient, tmp_path: Path) -> None:
+    files = {"edition": ("house.toml", HOUSE, "application/toml")}
+    data = {"csrf": _csrf(client), "seed": "3", "seat1": "human", "name1": "Ann"}
+    game = client.post("/games", data=data, files=files, follow_redirects=False).headers["location"]
+    client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "start B4"})
+    assert "round 1/8" in client.get(game).text
+    # A new server finds the edition saved beside the game, never a path from the client.
+    again = TestClient(create_app(folder=tmp_path))
+    assert "round 1/8" in again.get(game).text
+    assert (tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.toml").read_bytes() == HOUSE
