@@ -168,7 +168,7 @@ def load(clients: int, seconds: float) -> bool:
         server.should_exit = True
         thread.join(timeout=30)
     elapsed = time.monotonic() - started
-    papillon = app.app.app.app.state.papillon  # BodyLimit -> TokenGate -> Headers -> Starlette
+    papillon = app.app.app.app.state.papillon  # BodyLimit -> Headers -> TokenGate -> Starlette
     lost = []
     decisions = 0
     for url, accepted, shared in results:

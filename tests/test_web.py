@@ -95,6 +95,7 @@ def test_with_a_token_every_request_needs_it(tmp_path: Path) -> None:
     c = TestClient(create_app(folder=tmp_path, token="s3cret", base_url="http://192.168.1.5:8000", loopback=False))
     r = c.get("/")
     assert r.status_code == 403 and "needs its token" in r.text
+    assert r.headers["x-frame-options"] == "DENY" and "papillon_token" not in r.headers.get("set-cookie", "")
     assert c.get("/?token=wrong").status_code == 403
     assert c.get("/?token=s3cret").status_code == 200
     assert c.get("/").status_code == 200  # the cookie carries it from now on

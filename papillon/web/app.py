@@ -370,7 +370,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.papillon = papillon
-    return BodyLimit(TokenGate(Headers(app), token), MAX_BODY_BYTES)
+    return BodyLimit(Headers(TokenGate(app, token)), MAX_BODY_BYTES)  # the token page gets the security headers too
 
 
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
