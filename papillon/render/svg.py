@@ -63,7 +63,7 @@ GARDEN_SCORED_VIEW_MM = (26.0, 42.0, 158.0, 222.0)
 FILL_VIEW_MM = (22.0, 43.0, 166.0, 212.0)
 """The part of the Fill sheet a screen shows: ladders, tracks, rondel, caterpillar track, gnome options, legend."""
 BUBBLE_HIT_MM = 6.0
-"""Radius of a butterfly bubble's hit circle: a 44 px touch target on a phone-wide garden."""
+"""Radius of a butterfly bubble's hit circle when its plot is a target too (else the whole plot is the bubble's target)."""
 FILLED_ALPHA = 0.78
 """Opacity of the ink over a filled Fill-sheet space (its icon still shows through)."""
 
