@@ -274,3 +274,12 @@ def test_a_game_with_an_edition_file_keeps_it_when_resumed(client: TestClient, t
     again = TestClient(create_app(folder=tmp_path))
     assert "round 1/8" in again.get(game).text
     assert (tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.toml").read_bytes() == HOUSE
+
+
+def test_a_large_body_without_a_length_is_cut_off_while_it_streams(client: TestClient) -> None:
+    def chunks() -> object:
+        for _ in range(10):
+            yield b"seed=" + b"1" * (MAX_BODY_BYTES // 8)
+
+    r = client.post("/games", content=chunks(), headers={"content-type": "application/x-www-form-urlencoded"})  # type: ignore[arg-type]
+    assert r.status_code == 413 and "The request is too large." in r.text
