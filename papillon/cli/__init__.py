@@ -34,6 +34,7 @@ COMMANDS = {
     "format": "format",
     "sheet": "sheet",
     "render": "render",
+    "serve": "serve",
 }
 
 EXIT_INTERRUPTED = 130

@@ -1,0 +1,366 @@
+"""A game being played by people (and bots): the play session any front end drives.
+
+A :class:`PlaySession` holds the engine state and its log, lets the bots and
+chance play until a person must decide (:meth:`~PlaySession.advance`), applies
+a person's action (:meth:`~PlaySession.act`), undoes back to the start of that
+person's turn this round (:meth:`~PlaySession.undo`), and saves the log (the
+log *is* the save file) atomically after every round.  Saved games live in the
+user's data folder (:func:`data_dir`); :func:`list_games` lists them and
+:meth:`PlaySession.resume` carries one on.  The personal-best history
+(:func:`record_results`) is in the same folder.
+
+The web app uses it; the terminal ``play`` command has the same logic in its
+own module for now and can adopt this one.
+
+>>> import tempfile
+>>> folder = tempfile.mkdtemp()
+>>> session = PlaySession.new(seed=5, seats=[Seat("Ann"), Seat("greedy bot", "greedy")], folder=folder)
+>>> session.state.legal_actions()  # Ann chooses her starting field; the deal was played for her
+('start B4', 'start D2')
+>>> moves = session.act("start B4")  # the bot chooses its start, then round 1 is rolled
+>>> [m.who for m in moves], session.state.round, session.state.player
+(['greedy bot'], 1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from papillon.edition import Edition, edition_from_toml, standard_edition
+from papillon.engine.bots import BOTS, Bot, make_bot
+from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
+from papillon.engine.state import MAX_PLAYERS, GameState, new_game
+from papillon.errors import PapillonError
+from papillon.files import write_atomic
+
+GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
+"""A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
+NAME_MAX = 30
+"""The longest player name."""
+
+
+class SessionError(PapillonError, ValueError):
+    """A game that cannot be started, found or resumed."""
+
+
+def data_dir() -> Path:
+    """The user's papillon data folder: $PAPILLON_DATA_DIR, else the XDG data dir."""
+    if os.environ.get("PAPILLON_DATA_DIR"):
+        return Path(os.environ["PAPILLON_DATA_DIR"])
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "papillon"
+
+
+def games_dir(folder: str | Path | None = None) -> Path:
+    return Path(folder) / "games" if folder is not None else data_dir() / "games"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player: a person (``bot=None``) or a bot by name (``greedy``)."""
+
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True)
+class Move:
+    """A decision taken by a bot, for a short visible summary."""
+
+    who: str
+    action: str
+    words: str
+
+
+@dataclass
+class PlaySession:
+    """One game in play; mutable (it is the driver), the engine states it holds are not."""
+
+    id: str
+    state: GameState
+    log: GameLog
+    agents: list[Bot | None]
+    path: Path
+    checkpoint: tuple[GameState, int]
+    edition_text: str | None = None
+    """The TOML of a custom edition (saved beside the log, so a resume finds it)."""
+    moves: list[Move] = field(default_factory=list)
+    """The bots' decisions since a person last decided."""
+
+    # -- starting -----------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        *,
+        seed: int | None,
+        seats: Sequence[Seat],
+        folder: str | Path | None = None,
+        edition: Edition | None = None,
+        edition_text: str | None = None,
+    ) -> PlaySession:
+        """A new game, played up to the first person's decision, and saved."""
+        if not 1 <= len(seats) <= MAX_PLAYERS:
+            raise SessionError(f"a game has 1 to {MAX_PLAYERS} players, got {len(seats)}")
+        names = [seat.name.strip() for seat in seats]
+        if any(not name or len(name) > NAME_MAX for name in names):
+            raise SessionError(f"each player needs a name of 1 to {NAME_MAX} characters")
+        if len(set(names)) != len(names):
+            raise SessionError("each player needs a different name")
+        for seat in seats:
+            if seat.bot is not None and seat.bot not in BOTS:
+                raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
+        if edition_text is not None and edition is None:
+            edition = edition_from_toml(edition_text, "the edition file")
+        edition = edition or standard_edition()
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        if not 0 <= seed < 10**12:
+            raise SessionError("the seed is a whole number from 0 to 999999999999")
+        agents: list[Bot | None] = [make_bot(s.bot) if s.bot else None for s in seats]
+        state = new_game(names, edition)
+        log = GameLog(seed, edition, [{"name": n, "bot": s.bot} for n, s in zip(names, seats, strict=True)])
+        directory = games_dir(folder)
+        directory.mkdir(parents=True, exist_ok=True)
+        game_id = f"{seed}-{secrets.token_hex(4)}"
+        session = cls(game_id, state, log, agents, directory / f"{game_id}.jsonl", (state, 0), edition_text)
+        if edition_text is not None:
+            write_atomic(session.path.with_suffix(".toml"), edition_text)
+        session.advance()
+        session.save()
+        return session
+
+    @classmethod
+    def resume(cls, game_id: str, folder: str | Path | None = None) -> PlaySession:
+        """A saved game by id, replayed from its log (with its own edition, if it had one)."""
+        if not GAME_ID.match(game_id):
+            raise SessionError(f"no saved game {game_id!r}")
+        path = games_dir(folder) / f"{game_id}.jsonl"
+        custom = path.with_suffix(".toml")
+        try:
+            edition_text = custom.read_text(encoding="utf-8") if custom.is_file() else None
+            edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
+            log = parse_log(path.read_text(encoding="utf-8"), edition)
+            state = replay(log)
+            agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
+        except FileNotFoundError:
+            raise SessionError(f"no saved game {game_id!r}") from None
+        except (GameLogError, ValueError, OSError) as error:
+            raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
+        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text)
+        session.advance()
+        return session
+
+    # -- playing ------------------------------------------------------------------
+
+    @property
+    def waiting_for(self) -> int:
+        """The player who must decide now (-1 when the game is over)."""
+        return self.state.player
+
+    def is_person(self, player: int) -> bool:
+        return 0 <= player < len(self.agents) and self.agents[player] is None
+
+    def advance(self) -> list[Move]:
+        """Play chance and the bots up to a person's decision or the end; saves after each round."""
+        moves: list[Move] = []
+        while not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player)):
+            state = self.state
+            mover = state.player
+            after = step(state, self.log, self.agents)
+            if mover >= 0:
+                action = str(self.log.events[-1]["action"])
+                moves.append(Move(state.game.players[mover], action, state.describe(action)))
+            self._moved(state, after)
+        self.moves += moves
+        return moves
+
+    def act(self, action: str) -> list[Move]:
+        """A person's decision (IllegalActionError leaves everything as it was), then the bots' turns."""
+        state = self.state
+        if state.is_over() or state.is_chance() or not self.is_person(state.player):
+            raise SessionError("it is nobody's turn to decide here")
+        after = decide(state, self.log, action)
+        self.moves = []
+        self._moved(state, after)
+        return self.advance()
+
+    def _moved(self, before: GameState, after: GameState) -> None:
+        self.state = after
+        if before.is_chance() or after.player != before.player or after.round != before.round:
+            self.checkpoint = (after, len(self.log.events))
+        if after.round != before.round or after.is_over():
+            if after.is_over():
+                self.log.finish(after)
+            self.save()
+
+    def can_undo(self) -> bool:
+        return self.checkpoint[1] < len(self.log.events)
+
+    def undo(self) -> bool:
+        """Back to the start of this person's turn this round (never across a roll); False if nothing to undo."""
+        previous, count = self.checkpoint
+        if count >= len(self.log.events):
+            return False
+        del self.log.events[count:]
+        self.state = previous
+        self.moves = []
+        return True
+
+    def save(self) -> None:
+        """Write the log atomically (a failed save leaves the previous one whole)."""
+        write_atomic(self.path, self.log.text())
+
+    def summary(self) -> GameInfo:
+        return GameInfo(self.id, self.log.seed, self.log.names, self.state.round, self.state.is_over(), _now())
+
+
+# --------------------------------------------------------------------------- saved games
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A saved game, for a list to choose from."""
+
+    id: str
+    seed: int
+    players: tuple[str, ...]
+    round: int
+    over: bool
+    saved: str
+    """When it was last saved (UTC, ISO 8601 to the minute)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def list_games(folder: str | Path | None = None) -> list[GameInfo]:
+    """The saved games, newest first; a file that is not a readable game log is left out."""
+    directory = games_dir(folder)
+    if not directory.is_dir():
+        return []
+    found = []
+    for path in directory.glob("*.jsonl"):
+        if not GAME_ID.match(path.stem):
+            continue
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+            header = json.loads(lines[0])
+            players = tuple(str(p["name"]) for p in header["players"])
+            seed = int(header["seed"])
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            continue
+        rolls = sum(1 for line in lines if line.startswith('{"chance":"roll'))
+        over = bool(lines) and lines[-1].startswith('{"end":')
+        when = datetime.fromtimestamp(path.stat().st_mtime, UTC).strftime("%Y-%m-%d %H:%M")
+        found.append((path.stat().st_mtime, GameInfo(path.stem, seed, players, rolls, over, when)))
+    return [info for _, info in sorted(found, key=lambda item: -item[0])]
+
+
+# --------------------------------------------------------------------------- personal bests
+
+
+@dataclass(frozen=True)
+class Result:
+    """A person's result at the end of a game, against their personal best."""
+
+    player: str
+    total: int
+    best: int | None
+    """The best before this game (None: the first game recorded)."""
+
+    def words(self) -> str:
+        if self.best is None:
+            return f"{self.player}: first game recorded: {self.total}."
+        if self.total > self.best:
+            return f"{self.player}: new personal best! {self.total} (previous best {self.best})."
+        return f"{self.player}: {self.total}; personal best {self.best}."
+
+
+def _is_record(game: Any) -> bool:
+    total = game.get("total") if isinstance(game, dict) else None
+    return isinstance(game, dict) and isinstance(game.get("player"), str) and isinstance(total, int) and not isinstance(total, bool)
+
+
+def read_history(path: Path) -> list[Any]:
+    """The games recorded in a history file ([] when there is none or it is unreadable)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    games = data.get("games") if isinstance(data, dict) else None
+    return games if isinstance(games, list) else []
+
+
+def personal_best(player: str, path: Path | None = None) -> int | None:
+    games = read_history(path or data_dir() / "history.json")
+    return max((g["total"] for g in games if _is_record(g) and g["player"] == player), default=None)
+
+
+def record_results(session: PlaySession, path: Path | None = None) -> list[Result]:
+    """Add each person's final score to the history (once per game) and compare with their best before it."""
+    path = path or data_dir() / "history.json"
+    state = session.state
+    if not state.is_over():
+        raise SessionError("the game is not over")
+    exists = path.exists()
+    games = read_history(path)
+    if exists and not games and path.stat().st_size > 0 and not _looks_like_history(path):
+        raise SessionError(f"the history file {path} is not a papillon history: left as it is")
+    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    results = []
+    already = any(_is_record(g) and g.get("game") == session.id for g in games)
+    for i, name in enumerate(state.game.players):
+        if not session.is_person(i):
+            continue
+        total = state.score(i)
+        earlier = [g for g in games if _is_record(g) and g["player"] == name and g.get("game") != session.id]
+        best = max((g["total"] for g in earlier), default=None)
+        results.append(Result(name, total, best))
+        if not already:
+            games.append(
+                {
+                    "player": name,
+                    "total": total,
+                    "seed": session.log.seed,
+                    "date": when,
+                    "edition": state.edition.name,
+                    "players": len(state.boards),
+                    "game": session.id,
+                }
+            )
+    if not already:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps({"format": "papillon-history", "version": 1, "games": games}, indent=1) + "\n")
+    return results
+
+
+def _looks_like_history(path: Path) -> bool:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and data.get("format") == "papillon-history"
+
+
+__all__ = [
+    "GameInfo",
+    "Move",
+    "PlaySession",
+    "Result",
+    "Seat",
+    "SessionError",
+    "data_dir",
+    "games_dir",
+    "list_games",
+    "personal_best",
+    "record_results",
+]

@@ -1,0 +1,62 @@
+// papillon serve: a little plain JavaScript on server-rendered pages. Without it the pages still
+// show everything and the choice buttons still work; with it the sheets take clicks and keys.
+"use strict";
+
+function send(action) {
+  const form = document.getElementById("act");
+  if (!form) return;
+  const field = document.createElement("input");
+  field.type = "hidden";
+  field.name = "action";
+  field.value = action;
+  form.appendChild(field);
+  form.submit();
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("svg .target[data-action], svg.target[data-action]");
+  if (target && !target.closest("button")) {
+    event.preventDefault();
+    send(target.dataset.action);
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const focused = document.activeElement;
+  if (focused && ["INPUT", "SELECT", "TEXTAREA"].includes(focused.tagName)) return;
+  if ((event.key === "Enter" || event.key === " ") && focused && focused.dataset && focused.dataset.action && !focused.closest("button")) {
+    event.preventDefault();
+    send(focused.dataset.action);
+    return;
+  }
+  const button = document.querySelector(`[data-key="${CSS.escape(event.key)}"]`);
+  if (button) {
+    event.preventDefault();
+    button.click();
+  }
+});
+
+// A watch page follows its table: it asks for the table's version and reloads when it changes.
+const watch = document.getElementById("watch");
+if (watch) {
+  const url = watch.dataset.versionUrl;
+  let version = watch.dataset.version;
+  setInterval(async () => {
+    try {
+      const response = await fetch(url, { cache: "no-store" });
+      const data = await response.json();
+      if (String(data.version) !== version) {
+        version = String(data.version);
+        location.reload();
+      }
+    } catch (error) {
+      // The table's server is gone or asleep: try again at the next tick.
+    }
+  }, 1500);
+}
+
+// On a wide screen both sheets fit side by side: open the Fill sheet (a phone keeps it folded until needed).
+if (window.matchMedia("(min-width: 800px)").matches) {
+  for (const sheet of document.querySelectorAll("details.sheet-box")) sheet.open = true;
+}
