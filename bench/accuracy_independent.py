@@ -26,12 +26,13 @@ check the messages listed).  Nothing here was tuned on the scanner's results.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -179,14 +180,23 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
         for t, n in sorted(tag_items.items(), key=lambda kv: (-tag_errors[kv[0]], kv[0]))
     }
     calibration = []
-    for lo, hi in zip(CONFIDENCE_BINS, CONFIDENCE_BINS[1:], strict=False):
+    for lo, hi in itertools.pairwise(CONFIDENCE_BINS):
         group = [i for i in items if i["confidence"] is not None and lo <= i["confidence"] < hi]
         right = sum(1 for i in group if i.get("correct"))
-        calibration.append({"bin": f"[{lo:.3g}, {min(hi, 1.0):.3g}{']' if hi > 1 else ')'}", "items": len(group), "accuracy_pct": _pct(right, len(group))})
+        calibration.append(
+            {"bin": f"[{lo:.3g}, {min(hi, 1.0):.3g}{']' if hi > 1 else ')'}", "items": len(group), "accuracy_pct": _pct(right, len(group))}
+        )
     warp = []
-    for lo, hi in zip(WARP_BINS, WARP_BINS[1:], strict=False):
+    for lo, hi in itertools.pairwise(WARP_BINS):
         group = [i for i in items if lo <= i["warp_mm"] < hi]
-        warp.append({"bin": f"{lo}-{hi if hi < 1e8 else 'inf'} mm", "items": len(group), "wrong": sum(i["outcome"] == "wrong" for i in group), "flagged": sum(i["outcome"] == "flagged" for i in group)})
+        warp.append(
+            {
+                "bin": f"{lo}-{hi if hi < 1e8 else 'inf'} mm",
+                "items": len(group),
+                "wrong": sum(i["outcome"] == "wrong" for i in group),
+                "flagged": sum(i["outcome"] == "flagged" for i in group),
+            }
+        )
     clean = [p for p in read if p["flat"] and p["follows_key"]]
     clean_items = [i for p in clean for i in p["items"]]
     refusals_of_good = Counter(p["message"] for p in should if not p["read"])
@@ -215,7 +225,13 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
         "by_warp": warp,
         "refusals_of_should_read": dict(refusals_of_good.most_common()),
         "should_refuse_detail": [
-            {"seed": p["seed"], "cause": p["refuse_cause"], "refused": not p["read"], "message": p["message"], "names_cause": p.get("names_cause", False)}
+            {
+                "seed": p["seed"],
+                "cause": p["refuse_cause"],
+                "refused": not p["read"],
+                "message": p["message"],
+                "names_cause": p.get("names_cause", False),
+            }
             for p in refuse
         ],
         "seconds_per_photo_generate": round(gen_seconds / max(len(photos), 1), 2),
@@ -225,15 +241,18 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
 
 
 def table(s: dict[str, Any]) -> str:
+    should, read, refuse = s["should_read"], s["read_of_should_read"], s["should_refuse"]
     lines = [
         "| | result |",
         "|---|---|",
-        f"| photos that should be read | {s['should_read']}: {s['read_of_should_read']} read, {s['should_read'] - s['read_of_should_read']} refused |",
-        f"| photos that should be refused | {s['should_refuse']}: {s['refused_of_should_refuse']} refused, {s['refusals_naming_cause']} naming the cause (keyword check) |",
-        f"| items on read photos | {s['items']}: {s['right_pct']} % right, {s['flagged_pct']} % flagged ({s['flagged_but_wrong']} of them wrong), "
-        f"**{s['wrong']} confidently wrong ({s['wrong_pct']} %)**, {s['missing']} missing |",
-        f"| read photos with at least one confident error | **{s['read_photos_with_confident_error']} of {s['read_of_should_read']}** |",
-        f"| flat photos, no glare, marks as the key says | {s['flat_by_key_photos']} photos, {s['flat_by_key_items']} items: {s['flat_by_key_wrong']} confidently wrong |",
+        f"| photos that should be read | {should}: {read} read, {should - read} refused |",
+        f"| photos that should be refused | {refuse}: {s['refused_of_should_refuse']} refused, "
+        f"{s['refusals_naming_cause']} naming the cause (keyword check) |",
+        f"| items on read photos | {s['items']}: {s['right_pct']} % right, {s['flagged_pct']} % flagged "
+        f"({s['flagged_but_wrong']} of them wrong), **{s['wrong']} confidently wrong ({s['wrong_pct']} %)**, {s['missing']} missing |",
+        f"| read photos with at least one confident error | **{s['read_photos_with_confident_error']} of {read}** |",
+        f"| flat photos, no glare, marks as the key says | {s['flat_by_key_photos']} photos, {s['flat_by_key_items']} items: "
+        f"{s['flat_by_key_wrong']} confidently wrong |",
         f"| seconds per photo | generate {s['seconds_per_photo_generate']}, scan {s['seconds_per_photo_scan']} (subprocess, batch) |",
         "",
         "| item kind | items | right | flagged | confidently wrong | missing |",
@@ -252,7 +271,9 @@ def table(s: dict[str, Any]) -> str:
     lines += ["", "| refusal of a photo that should be read | count |", "|---|---|"]
     lines += [f"| {m} | {n} |" for m, n in s["refusals_of_should_read"].items()] or ["| (none) | 0 |"]
     lines += ["", "| should be refused: seed, cause | refused | message |", "|---|---|---|"]
-    lines += [f"| {d['seed']} {d['cause']} | {'yes' if d['refused'] else '**no**'} | {d['message'] or ''} |" for d in s["should_refuse_detail"]]
+    lines += [
+        f"| {d['seed']} {d['cause']} | {'yes' if d['refused'] else '**no**'} | {d['message'] or ''} |" for d in s["should_refuse_detail"]
+    ]
     return "\n".join(lines)
 
 
@@ -264,8 +285,11 @@ def main() -> None:
     parser.add_argument("--max-megapixels", type=float, default=12.5)
     parser.add_argument("--json", action="store_true", help="print the summary and every photo's comparison as JSON")
     parser.add_argument("--keep", type=Path, help="keep photos, truths and scans in this folder")
+    parser.add_argument("--save", type=Path, help="also write the JSON to this file")
     args = parser.parse_args()
     summary = run(args.seed, args.count, args.batch, args.max_megapixels, args.keep)
+    if args.save:
+        args.save.write_text(json.dumps(summary, indent=1))
     if args.json:
         print(json.dumps(summary, indent=1))
     else:

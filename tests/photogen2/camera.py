@@ -102,7 +102,14 @@ class Camera:
 
     @staticmethod
     def looking_at(
-        target: np.ndarray, distance: float, tilt: float, azimuth: float, roll: float, f: float, size: tuple[int, int], k: tuple[float, float]
+        target: np.ndarray,
+        distance: float,
+        tilt: float,
+        azimuth: float,
+        roll: float,
+        f: float,
+        size: tuple[int, int],
+        k: tuple[float, float],
     ) -> Camera:
         tilt_axis = np.array([np.cos(azimuth), np.sin(azimuth), 0.0])
         r_wc = _rotation(tilt_axis, tilt) @ _rotation(np.array([0.0, 0.0, 1.0]), roll)

@@ -42,7 +42,14 @@ def ballpoint_ink(rng: np.random.Generator, colour: str) -> Ink:
 
 
 def colour_region(
-    canvas: Canvas, rng: np.random.Generator, box: Rect, bubble: Circle, ink: Ink, *, margins: tuple[float, float, float, float], spare_bubble: bool
+    canvas: Canvas,
+    rng: np.random.Generator,
+    box: Rect,
+    bubble: Circle,
+    ink: Ink,
+    *,
+    margins: tuple[float, float, float, float],
+    spare_bubble: bool,
 ) -> None:
     """Colour a plot with a felt pen: zig-zag strokes over the box grown by ``margins`` (left, top, right, bottom; + = overflow)."""
     window = _box_window(canvas, box, 6.0)
@@ -54,7 +61,9 @@ def colour_region(
     width = ink.width_mm
     angle = rng.uniform(-0.6, 0.6) + (np.pi / 2 if rng.random() < 0.5 else 0.0)
     first = canvas.strokes(window, [_px(canvas, zigzag(rng, np.array([cx, cy]), half, angle, width * 0.75, 1.0))], width)
-    second = canvas.strokes(window, [_px(canvas, zigzag(rng, np.array([cx, cy]), half, angle + rng.uniform(0.8, 1.6), width * 0.9, 1.0))], width)
+    second = canvas.strokes(
+        window, [_px(canvas, zigzag(rng, np.array([cx, cy]), half, angle + rng.uniform(0.8, 1.6), width * 0.9, 1.0))], width
+    )
     # Felt ink pools a little at the outline where the pen turns back.
     coats = (first + rng.uniform(0.2, 0.7) * second) * region
     if spare_bubble:
@@ -62,9 +71,7 @@ def colour_region(
     canvas.lay(window, coats, ink)
 
 
-def hatch_region(
-    canvas: Canvas, rng: np.random.Generator, box: Rect, bubble: Circle, ink: Ink, *, fraction: float, cross: bool
-) -> None:
+def hatch_region(canvas: Canvas, rng: np.random.Generator, box: Rect, bubble: Circle, ink: Ink, *, fraction: float, cross: bool) -> None:
     """Coloured-pencil hatching over an irregular patch covering ``fraction`` of the box."""
     window = _box_window(canvas, box, 3.0)
     cx, cy = box.centre_mm
@@ -159,7 +166,7 @@ def handwriting(canvas: Canvas, rng: np.random.Generator, text: str, at: tuple[f
     """Short handwritten text (Hershey script, tilted and wobbled) centred on ``at`` (mm)."""
     font = cv2.FONT_HERSHEY_SCRIPT_SIMPLEX if rng.random() < 0.6 else cv2.FONT_HERSHEY_SIMPLEX
     scale = height_mm * PX_PER_MM / 22.0
-    thick = max(int(round(ink.width_mm * PX_PER_MM)), 1)
+    thick = max(round(ink.width_mm * PX_PER_MM), 1)
     (tw, th), base = cv2.getTextSize(text, font, scale, thick)
     pad = 20
     local = np.zeros((th + base + 2 * pad, tw + 2 * pad), np.uint8)
@@ -179,7 +186,9 @@ def handwriting(canvas: Canvas, rng: np.random.Generator, text: str, at: tuple[f
 # --------------------------------------------------------------------------- lines
 
 
-def line_stroke(canvas: Canvas, rng: np.random.Generator, a: np.ndarray, b: np.ndarray, ink: Ink, wobble_mm: float, coats: float = 1.0) -> None:
+def line_stroke(
+    canvas: Canvas, rng: np.random.Generator, a: np.ndarray, b: np.ndarray, ink: Ink, wobble_mm: float, coats: float = 1.0
+) -> None:
     centre = (a + b) / 2
     half = float(np.hypot(*(b - a))) / 2 + 3
     window = canvas.roi(float(centre[0]), float(centre[1]), half)

@@ -32,7 +32,7 @@ def random_garden(rng: np.random.Generator, fields: tuple[int, ...]) -> Garden:
     for plot in fields:
         cells[plot] = BRAMBLE if rng.random() < 0.04 else _field(rng)
     free = [p for p in PLOTS if p not in fields]
-    filled = int(round(len(free) * rng.uniform(0.25, 0.95)))
+    filled = round(len(free) * rng.uniform(0.25, 0.95))
     order = list(rng.permutation(free))
     chosen = order[:filled]
     kinds = rng.choice(["flower", "field", "bramble"], size=len(chosen), p=[0.7, 0.17, 0.13])
@@ -47,10 +47,7 @@ def random_garden(rng: np.random.Generator, fields: tuple[int, ...]) -> Garden:
     # Flowers come in patches: a flower next to one already coloured often takes its colour.
     for plot in flowers:
         coloured = [cells[n].colour for n in neighbours(plot) if cells[n].is_flower]
-        if coloured and rng.random() < 0.55:
-            colour = str(rng.choice(coloured))
-        else:
-            colour = str(rng.choice(COLOURS))
+        colour = str(rng.choice(coloured)) if coloured and rng.random() < 0.55 else str(rng.choice(COLOURS))
         cells[plot] = flower(colour)
     butterflies = set()
     for plot in PLOTS:

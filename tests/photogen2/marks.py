@@ -127,7 +127,7 @@ class Canvas:
         """A 0-1 mask of polylines (paths in sheet pixels) drawn ``width_mm`` wide, in ``window``."""
         x0, y0, w, h = window
         mask = np.zeros((h, w), np.uint8)
-        thickness = max(int(round(width_mm * PX_PER_MM)), 1)
+        thickness = max(round(width_mm * PX_PER_MM), 1)
         pts = [np.round((p - np.array([x0, y0])) * ONE).astype(np.int32).reshape(-1, 1, 2) for p in paths]
         cv2.polylines(mask, pts, False, 255, thickness, cv2.LINE_AA, SHIFT)
         return mask.astype(np.float32) / 255.0

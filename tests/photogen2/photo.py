@@ -102,7 +102,9 @@ def _mark(canvas: Canvas, rng: np.random.Generator, garden: Garden, fields: tupl
                 if kit == "pencil":
                     draw.hatch_region(canvas, rng, box, _far_bubble(), flower_ink(colour, "pencil"), fraction=0.5, cross=True)
                 else:
-                    draw.colour_region(canvas, rng, box, _far_bubble(), flower_ink(colour, "felt"), margins=(-2.5, -2.5, -2.5, -2.5), spare_bubble=False)
+                    draw.colour_region(
+                        canvas, rng, box, _far_bubble(), flower_ink(colour, "felt"), margins=(-2.5, -2.5, -2.5, -2.5), spare_bubble=False
+                    )
         key_tags.append("key_stamped")
     else:
         key_tags.append("key_unstamped")
@@ -153,7 +155,9 @@ def _mark(canvas: Canvas, rng: np.random.Generator, garden: Garden, fields: tupl
                     draw.hatch_region(canvas, rng, box, bubble, green, fraction=rng.uniform(0.55, 0.9), cross=rng.random() < 0.3)
             if cell.occupant:
                 cx, cy = box.centre_mm
-                draw.handwriting(canvas, rng, cell.occupant, (cx + rng.uniform(-3, 1), cy + rng.uniform(1, 5)), rng.uniform(4.0, 7.0), writer)
+                draw.handwriting(
+                    canvas, rng, cell.occupant, (cx + rng.uniform(-3, 1), cy + rng.uniform(1, 5)), rng.uniform(4.0, 7.0), writer
+                )
                 tags.append("occupant_written")
         elif cell.ground.value == "bramble":
             tags.append("bramble:" + bramble_pen.kind)
@@ -207,7 +211,9 @@ def _mark(canvas: Canvas, rng: np.random.Generator, garden: Garden, fields: tupl
         items["butterflies"][plot_name(plot)] = {"truth": "filled" if plot in garden.butterflies else "empty", "tags": tags}
 
     # Everything else a player writes: a name, crossed-off rounds, maybe the total.
-    draw.handwriting(canvas, rng, str(rng.choice(["Ann", "Ben", "Cleo", "Dev", "Mo", "Juliette", "Sam"])), _name_spot(layout, rng), 6.0, writer)
+    draw.handwriting(
+        canvas, rng, str(rng.choice(["Ann", "Ben", "Cleo", "Dev", "Mo", "Juliette", "Sam"])), _name_spot(layout, rng), 6.0, writer
+    )
     for circle in layout.rounds[: int(rng.integers(0, len(layout.rounds) + 1))]:
         c = np.array([circle.cx_mm, circle.cy_mm])
         draw.line_stroke(canvas, rng, c + np.array([-3.0, 3.0]), c + np.array([3.0, -3.0]), writer, 0.2)
@@ -254,14 +260,18 @@ def _inside(px: np.ndarray, size: tuple[int, int], margin: float) -> np.ndarray:
     return (px[:, 0] >= margin) & (px[:, 0] <= size[0] - margin) & (px[:, 1] >= margin) & (px[:, 1] <= size[1] - margin)
 
 
-def _place_camera(rng: np.random.Generator, paper: Bend, sheet_: Sheet, size: tuple[int, int], refuse: str | None) -> tuple[Camera, dict[str, Any]]:
+def _place_camera(
+    rng: np.random.Generator, paper: Bend, sheet_: Sheet, size: tuple[int, int], refuse: str | None
+) -> tuple[Camera, dict[str, Any]]:
     w_mm, h_mm = PAPERS_MM[sheet_.paper]
     zoom = rng.random() < 0.15
     hfov = np.radians(rng.uniform(36, 44) if zoom else rng.uniform(60, 72))
     f = size[0] / 2 / np.tan(hfov / 2) if size[0] >= size[1] else size[1] / 2 / np.tan(hfov / 2)
     tilt = np.radians(35.0 * rng.random() ** 1.3)
     azimuth = rng.uniform(0, 2 * np.pi)
-    roll = rng.normal(0, np.radians(8)) + (rng.choice([0, np.pi / 2, np.pi, -np.pi / 2]) if rng.random() < 0.6 else rng.uniform(0, 2 * np.pi))
+    roll = rng.normal(0, np.radians(8)) + (
+        rng.choice([0, np.pi / 2, np.pi, -np.pi / 2]) if rng.random() < 0.6 else rng.uniform(0, 2 * np.pi)
+    )
     k1 = rng.uniform(-0.06, 0.0) if rng.random() < 0.8 else 0.0
     k2 = rng.uniform(-0.01, 0.01) if k1 else 0.0
     centre = paper.world(np.array([[w_mm / 2, h_mm / 2]]))[0]
@@ -291,7 +301,8 @@ def _place_camera(rng: np.random.Generator, paper: Bend, sheet_: Sheet, size: tu
         step = 0.0
         while step < 400:
             step += 4.0
-            cam = Camera.looking_at(target + direction * step, distance, tilt, azimuth, roll, f, size, (k1, k2))
+            # Aim away from the marker until it leaves the frame.
+            cam = Camera.looking_at(target - direction * step, distance, tilt, azimuth, roll, f, size, (k1, k2))
             if not _inside(cam.project(markers[4 * lost : 4 * lost + 4]), size, 0).any():
                 break
         info["marker_out"] = lost
@@ -339,7 +350,13 @@ def _smooth_blob(rng: np.random.Generator, shape: tuple[int, int], kind: str) ->
         cv2.ellipse(mask, (int(x_edge), int(cy)), (int(abs(reach)), int(0.18 * h)), 0, 0, 360, 255, -1)
         for k in range(4):
             fy = cy + (k - 1.5) * 0.06 * h
-            cv2.line(mask, (int(x_edge + reach * 0.8), int(fy)), (int(x_edge + reach * 1.5), int(fy + rng.normal(0, 0.02 * h))), 255, max(int(0.04 * h), 1))
+            cv2.line(
+                mask,
+                (int(x_edge + reach * 0.8), int(fy)),
+                (int(x_edge + reach * 1.5), int(fy + rng.normal(0, 0.02 * h))),
+                255,
+                max(int(0.04 * h), 1),
+            )
     else:
         y_edge = 0 if side == 2 else h
         reach = depth * h * (1 if side == 2 else -1)
@@ -347,13 +364,20 @@ def _smooth_blob(rng: np.random.Generator, shape: tuple[int, int], kind: str) ->
         cv2.ellipse(mask, (int(cx), int(y_edge)), (int(0.18 * w), int(abs(reach))), 0, 0, 360, 255, -1)
         for k in range(4):
             fx = cx + (k - 1.5) * 0.06 * w
-            cv2.line(mask, (int(fx), int(y_edge + reach * 0.8)), (int(fx + rng.normal(0, 0.02 * w)), int(y_edge + reach * 1.5)), 255, max(int(0.04 * w), 1))
+            cv2.line(
+                mask,
+                (int(fx), int(y_edge + reach * 0.8)),
+                (int(fx + rng.normal(0, 0.02 * w)), int(y_edge + reach * 1.5)),
+                255,
+                max(int(0.04 * w), 1),
+            )
     soft = cv2.GaussianBlur(mask.astype(np.float32) / 255.0, (0, 0), rng.uniform(2.0, 6.0))
     return soft
 
 
 _SRGB_LUT = np.round(
-    255 * np.where(np.linspace(0, 1, 4096) <= 0.0031308, np.linspace(0, 1, 4096) * 12.92, 1.055 * np.linspace(0, 1, 4096) ** (1 / 2.4) - 0.055)
+    255
+    * np.where(np.linspace(0, 1, 4096) <= 0.0031308, np.linspace(0, 1, 4096) * 12.92, 1.055 * np.linspace(0, 1, 4096) ** (1 / 2.4) - 0.055)
 ).astype(np.uint8)
 
 
@@ -413,8 +437,14 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
     w, h = size
 
     # Sample the sheet raster at about the photo's own resolution (a camera pixel integrates its area).
-    corners = camera.project(paper.world(np.array([[0, 0], [PAPERS_MM[paper_name][0], 0], [0, PAPERS_MM[paper_name][1]]], dtype=np.float64)))
-    px_per_mm = float(max(np.hypot(*(corners[1] - corners[0])) / PAPERS_MM[paper_name][0], np.hypot(*(corners[2] - corners[0])) / PAPERS_MM[paper_name][1]))
+    corners = camera.project(
+        paper.world(np.array([[0, 0], [PAPERS_MM[paper_name][0], 0], [0, PAPERS_MM[paper_name][1]]], dtype=np.float64))
+    )
+    px_per_mm = float(
+        max(
+            np.hypot(*(corners[1] - corners[0])) / PAPERS_MM[paper_name][0], np.hypot(*(corners[2] - corners[0])) / PAPERS_MM[paper_name][1]
+        )
+    )
     scale = min(1.0, 1.5 * px_per_mm / PX_PER_MM)
     source = canvas.image
     if scale < 0.95:
@@ -445,7 +475,14 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
         small = cv2.resize(neighbour.image, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA)
         angle = rng.uniform(-0.5, 0.5) + (np.pi if rng.random() < 0.3 else 0.0)
         side = rng.integers(0, 4)
-        offset = np.array([[pw + rng.uniform(-40, 30), rng.uniform(-60, 60)], [-210 - rng.uniform(-40, 30), rng.uniform(-60, 60)], [rng.uniform(-60, 60), ph + rng.uniform(-40, 30)], [rng.uniform(-60, 60), -297 - rng.uniform(-40, 30)]][side])
+        offset = np.array(
+            [
+                [pw + rng.uniform(-40, 30), rng.uniform(-60, 60)],
+                [-210 - rng.uniform(-40, 30), rng.uniform(-60, 60)],
+                [rng.uniform(-60, 60), ph + rng.uniform(-40, 30)],
+                [rng.uniform(-60, 60), -297 - rng.uniform(-40, 30)],
+            ][side]
+        )
         c, s = np.cos(angle), np.sin(angle)
         rel_x, rel_y = tx - offset[0] - 105, ty - offset[1] - 148.5
         ox = c * rel_x + s * rel_y + 105
@@ -517,7 +554,13 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
             kernel = np.zeros((k, k), np.float32)
             ang = rng.uniform(0, np.pi)
             c0 = k // 2
-            cv2.line(kernel, (int(round(c0 - np.cos(ang) * length / 2)), int(round(c0 - np.sin(ang) * length / 2))), (int(round(c0 + np.cos(ang) * length / 2)), int(round(c0 + np.sin(ang) * length / 2))), 1.0, 1)
+            cv2.line(
+                kernel,
+                (round(c0 - np.cos(ang) * length / 2), round(c0 - np.sin(ang) * length / 2)),
+                (round(c0 + np.cos(ang) * length / 2), round(c0 + np.sin(ang) * length / 2)),
+                1.0,
+                1,
+            )
             image = cv2.filter2D(image, -1, kernel / kernel.sum())
             tags.append("motion_blur")
 
@@ -525,7 +568,7 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
     low_light = not by_key and rng.random() < 0.2
     if low_light:
         tags.append("low_light")
-    paper_level = float(np.percentile(image[:: 16, :: 16].max(axis=2), 90))
+    paper_level = float(np.percentile(image[::16, ::16].max(axis=2), 90))
     image *= rng.uniform(0.8, 0.95) / max(paper_level, 1e-3)
     photons = rng.uniform(150, 500) if low_light else rng.uniform(2000, 6000)
     # Noise drawn at half resolution: demosaicing spreads each sample over about two pixels anyway.
@@ -559,6 +602,7 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
 
     # -- where light and warp hit each item
     _item_light(items, camera, paper, base, (cw, ch), (w, h), glare, shadow)
+    markers_px = camera.project(paper.world(_marker_points(base))).round(1).tolist()
     flat = shape_kind == "flat" and "glare" not in tags
     follows_key = by_key or _follows_key(items, tags)
     truth: dict[str, Any] = {
@@ -578,6 +622,7 @@ def make_photo(seed: int, *, max_megapixels: float = 12.5) -> Photo:
         "follows_key": follows_key,
         "tags": tags,
         "camera": cam_info,
+        "markers_px": markers_px,
         **items,
     }
     return Photo(seed, buf.tobytes(), truth)
@@ -592,13 +637,22 @@ def _follows_key(items: dict[str, Any], tags: list[str]) -> bool:
             for tag in item["tags"]:
                 if tag.startswith("flower:") and tag != "flower:stamp":
                     return False
-                if tag in ("overflow", "fill_over_bubble", "erased_ghost", "wobbly", "short", "double", "off_hue") or tag.startswith("bubble:") and tag != "bubble:fill":
+                if tag in ("overflow", "fill_over_bubble", "erased_ghost", "wobbly", "short", "double", "off_hue") or (
+                    tag.startswith("bubble:") and tag != "bubble:fill"
+                ):
                     return False
     return True
 
 
 def _item_light(
-    items: dict[str, Any], camera: Camera, paper: Bend, base: Sheet, coarse: tuple[int, int], size: tuple[int, int], glare: np.ndarray, shadow: np.ndarray
+    items: dict[str, Any],
+    camera: Camera,
+    paper: Bend,
+    base: Sheet,
+    coarse: tuple[int, int],
+    size: tuple[int, int],
+    glare: np.ndarray,
+    shadow: np.ndarray,
 ) -> None:
     """Tag items under the glare spot or the hand's shadow, and record how far one homography of the markers puts them (mm)."""
     layout = garden_layout()

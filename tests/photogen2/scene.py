@@ -57,7 +57,9 @@ def text_document(rng: np.random.Generator, paper: str = "a4") -> Sheet:
     w, h = int(w_mm * PX_PER_MM), int(h_mm * PX_PER_MM)
     page = np.full((h, w), 250, np.uint8)
     y = 25.0
-    cv2.rectangle(page, (int(25 * PX_PER_MM), int(y * PX_PER_MM)), (int(rng.uniform(90, 160) * PX_PER_MM), int((y + 7) * PX_PER_MM)), 40, -1)
+    cv2.rectangle(
+        page, (int(25 * PX_PER_MM), int(y * PX_PER_MM)), (int(rng.uniform(90, 160) * PX_PER_MM), int((y + 7) * PX_PER_MM)), 40, -1
+    )
     y += 18
     while y < h_mm - 25:
         if rng.random() < 0.08:
@@ -72,7 +74,9 @@ def text_document(rng: np.random.Generator, paper: str = "a4") -> Sheet:
         end = w_mm - 25 - (rng.uniform(0, 60) if rng.random() < 0.15 else 0)
         while x < end:
             word = rng.uniform(4, 22)
-            cv2.rectangle(page, (int(x * PX_PER_MM), int(y * PX_PER_MM)), (int(min(x + word, end) * PX_PER_MM), int((y + 2.4) * PX_PER_MM)), 70, -1)
+            cv2.rectangle(
+                page, (int(x * PX_PER_MM), int(y * PX_PER_MM)), (int(min(x + word, end) * PX_PER_MM), int((y + 2.4) * PX_PER_MM)), 70, -1
+            )
             x += word + 2.0
         y += rng.uniform(4.8, 6.0) + (6 if rng.random() < 0.12 else 0)
     page = cv2.GaussianBlur(page, (0, 0), 1.2)
