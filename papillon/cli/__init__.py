@@ -27,6 +27,7 @@ COMMANDS = {
     "sheet": "sheet",
     "render": "render",
     "serve": "serve",
+    "history": "history",
 }
 
 

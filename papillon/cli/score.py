@@ -43,8 +43,15 @@ class Scored:
 )
 @click.option("--accept-uncertain", is_flag=True, help="Score even where a photo's reading (or a '# ?' mark) needs review.")
 @click.option("--fields", metavar="B4=po,D2=lb", help="For a photo: the critter or feature in each field (a drawing cannot be read).")
+@click.option("--record", is_flag=True, help="Also add each scored garden to the score history (see papillon history).")
 def command(
-    sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None, accept_uncertain: bool, fields: str | None
+    sources: tuple[str, ...],
+    edition: Edition,
+    as_json: bool,
+    render_dir: str | None,
+    accept_uncertain: bool,
+    fields: str | None,
+    record: bool,
 ) -> None:
     """Score finished gardens: .garden notation, its JSON form, or a photo of the sheet.
 
@@ -60,6 +67,7 @@ def command(
     bad input gets one line on stderr; the good ones are still scored).
     """
     scored: list[Scored] = []
+    photos: set[str] = set()
     failed = False
     for source in sources:
         photo: ScanResult | None = None
@@ -73,6 +81,8 @@ def command(
             continue
         result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
+        if photo:
+            photos.add(result.source)
         if as_json:
             # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
             click.echo(json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": ")))
@@ -80,11 +90,27 @@ def command(
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
         click.echo(ranking(scored))
+    if record and scored:
+        record_scored(scored, edition, photos)
     if render_dir is not None:
         for path in render_pictures(scored, Path(render_dir), edition):
             click.echo(f"wrote {path}", err=True)
     if failed:
         sys.exit(1)
+
+
+def record_scored(scored: list[Scored], edition: Edition, photos: set[str]) -> None:
+    """Add the scored gardens to the history, in one transaction (the player: the garden's ``player:``, else the file name)."""
+    from papillon.history import History, HistoryError, scored_entry
+
+    try:
+        entries = [
+            scored_entry(s.garden, player=s.player, source="photo" if s.source in photos else "typed", edition=edition) for s in scored
+        ]
+        History().add_many(entries)
+    except HistoryError as error:
+        raise click.ClickException(f"not recorded: {error}") from None
+    click.echo(f"recorded {len(entries)} in the history", err=True)
 
 
 def read_photo_garden(source: str, edition: Edition, *, fields: str | None, accept_uncertain: bool, quiet: bool) -> ScanResult | None:

@@ -251,7 +251,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             state = session.state
             if state.is_over():
                 try:
-                    results = record_results(session, _history(papillon))
+                    results = record_results(session, papillon.folder)
                 except SessionError:
                     results = []
                 return pages.render(request, "end.html", **views.end_view(session, results))
@@ -374,10 +374,6 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
 
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
-
-
-def _history(papillon: Papillon) -> Path | None:
-    return Path(papillon.folder) / "history.json" if papillon.folder is not None else None
 
 
 def _templates() -> Environment:
