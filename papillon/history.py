@@ -261,9 +261,13 @@ class History:
 
     # -- writing -------------------------------------------------------------------
 
-    def add(self, entry: Entry) -> int:
-        """Store one entry; its id."""
-        return self.add_many([entry])[0]
+    def add(self, entry: Entry, *, replacing: int | None = None) -> int:
+        """Store one entry (in place of the entry ``replacing``, in the same transaction, when given); its id."""
+        if replacing is None:
+            return self.add_many([entry])[0]
+        with self._write() as db:
+            db.execute("DELETE FROM entries WHERE id = ?", (replacing,))
+            return _insert(db, entry)
 
     def add_many(self, entries: Iterable[Entry]) -> list[int]:
         """Store entries in one transaction; their ids."""

@@ -344,14 +344,19 @@ def _plot_actions(actions: Sequence[str]) -> tuple[dict[str, str], dict[str, str
         verb, _, arg = action.partition(" ")
         if verb == "plot":
             plots[arg] = action
-        elif verb in ("start", "from", "to"):
+        elif verb in ("start", "from", "to", "butterfly"):
             bubbles[arg] = action
         elif verb == "edge":
             edges[arg] = action
     return plots, bubbles, edges
 
 
-_BUBBLE_VERBS = {"start": "start here", "from": "move this butterfly", "to": "move the butterfly here"}
+_BUBBLE_VERBS = {
+    "start": "start here",
+    "from": "move this butterfly",
+    "to": "move the butterfly here",
+    "butterfly": "add or remove the butterfly",  # entering a finished sheet (papillon.scoresheet)
+}
 
 
 def _garden_hits(layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[str], current: int) -> str:
