@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 ID = re.compile(r"^[0-9a-f]{12}$")
 MAX_ENTRIES = 300
 MAX_NIGHTS = 50
+EDGE_REACH = 0.4
+"""On the tap-in sheet every plot and edge is a target: an edge's area reaches 40% of the way to the plots' centres."""
 PHOTO_PATH = "/score/photo"
 PHOTO_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024
 """The photo form's body limit: the photo and a few small fields."""
@@ -104,7 +106,13 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
     edition = entry.edition
     card = entry.card()
     plot = parse_plot(selected) if re.fullmatch(r"[A-E][1-5]", selected) else None
-    editor = garden_svg(entry.garden, edition=edition, actions=entry.actions(), label="the garden: tap a plot, an edge or a bubble")
+    editor = garden_svg(
+        entry.garden,
+        edition=edition,
+        actions=entry.actions(),
+        label="the garden: tap a plot, an edge or a bubble",
+        edge_reach=EDGE_REACH,
+    )
     scored = garden_svg(entry.garden, edition=edition, score=card, round=edition.rules.rounds + 1, label="the garden, scored")
     doubts = []
     for doubt in entry.doubts:
@@ -117,7 +125,7 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         "entry": entry,
         "night": night,
         "editor": _mark_doubts(editor, entry.doubt_ids()),
-        "scored": scored,
+        "scored": scored.replace(' id="', ' id="scored-'),  # one page, two gardens: ids stay unique
         "total": card.total,
         "lines": views.explain(card),
         "selected": plot_name(plot) if plot is not None else "",
