@@ -26,6 +26,7 @@ share between threads.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import io
@@ -213,10 +214,40 @@ def migrate(db: sqlite3.Connection, upto: int = VERSION) -> int:
     return before
 
 
-def default_path() -> Path:
+def data_folder() -> Path:
     from papillon.session import data_dir  # one data-folder rule for saved games and the history
 
-    return data_dir() / FILE_NAME
+    return data_dir()
+
+
+def default_path() -> Path:
+    return data_folder() / FILE_NAME
+
+
+OLD_BESTS = "history.json"
+"""The personal-best file papillon wrote before this history (imported once, then left as it is)."""
+
+
+def open_history(folder: str | Path | None = None) -> History:
+    """The history of a data folder (default: the user's), with the folder's old personal-best file imported once.
+
+    An old file that is not a papillon history is left as it is and not imported.
+    """
+    base = Path(folder) if folder is not None else data_folder()
+    history = History(base / FILE_NAME)
+    with contextlib.suppress(HistoryError):  # not ours to judge here: the old file stays as it is
+        history.import_bests(base / OLD_BESTS)
+    return history
+
+
+def record_played(state: GameState, *, game: str, seed: int, people: Sequence[int], folder: str | Path | None = None) -> list[Result]:
+    """Record a finished game played in papillon (any front end) in the data folder's history; each person's result.
+
+    The terminal ``play`` command and :func:`papillon.session.record_results` both call this.
+    """
+    if not state.is_over():
+        raise HistoryError("the game is not over")
+    return open_history(folder).record_game(state, game=game, seed=seed, people=people)
 
 
 # --------------------------------------------------------------------------- the store
@@ -531,7 +562,9 @@ __all__ = [
     "Result",
     "entries_csv",
     "migrate",
+    "open_history",
     "player_stats",
     "read_csv",
+    "record_played",
     "scored_entry",
 ]

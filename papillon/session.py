@@ -25,7 +25,6 @@ own module for now and can adopt this one.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -42,7 +41,7 @@ from papillon.engine.state import MAX_PLAYERS, GameState, new_game
 from papillon.errors import PapillonError
 from papillon.files import write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
-from papillon.history import History, HistoryError, Result
+from papillon.history import History, HistoryError, Result, record_played
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
@@ -287,13 +286,9 @@ def record_results(session: PlaySession, folder: str | Path | None = None) -> li
     """
     if not session.state.is_over():
         raise SessionError("the game is not over")
-    base = Path(folder) if folder is not None else data_dir()
+    people = [i for i in range(len(session.agents)) if session.is_person(i)]
     try:
-        history = History(history_path(base))
-        with contextlib.suppress(HistoryError):  # a file that is not a papillon history is left as it is, not imported
-            history.import_bests(base / "history.json")
-        people = [i for i in range(len(session.agents)) if session.is_person(i)]
-        return history.record_game(session.state, game=session.id, seed=session.log.seed, people=people)
+        return record_played(session.state, game=session.id, seed=session.log.seed, people=people, folder=folder)
     except HistoryError as error:
         raise SessionError(str(error)) from None
 

@@ -194,3 +194,26 @@ def test_cli_history_and_score_record(tmp_path: Path, monkeypatch: pytest.Monkey
     assert (imported.exit_code, imported.stderr) == (0, f"added 1 entry from {exported}\n")
     both = runner.invoke(main, ["history", "--json", "--csv"])
     assert both.exit_code == 2 and "choose one of --json and --csv" in both.stderr
+
+
+def test_the_cli_imports_the_old_best_file_of_the_data_folder_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    monkeypatch.setenv("PAPILLON_DATA_DIR", str(data))
+    game = {"player": "Ann", "total": 33, "seed": 5, "date": "2026-10-01T19:00:00Z", "edition": "standard", "players": 1, "game": "5-aa"}
+    (data / "history.json").write_text(json.dumps({"format": "papillon-history", "version": 1, "games": [game]}))
+    runner = CliRunner()
+    for _ in range(2):
+        shown = runner.invoke(main, ["history"])
+        assert shown.exit_code == 0
+        assert shown.output.splitlines()[0] == "2026-10-01 19:00  Ann                33  imported"
+        assert "Ann: 1 game, 0 wins, best 33, average 33.0" in shown.output
+    assert (data / "history.json").exists()  # left as it is
+
+
+def test_recording_an_unfinished_game_is_refused(tmp_path: Path) -> None:
+    from papillon.history import record_played
+
+    session = PlaySession.new(seed=4, seats=[Seat("Ann")], folder=tmp_path)
+    with pytest.raises(HistoryError, match=r"^the game is not over$"):
+        record_played(session.state, game=session.id, seed=4, people=[0], folder=tmp_path)

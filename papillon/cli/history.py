@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from papillon.cli.common import write_output
-from papillon.history import History, HistoryError, player_stats
+from papillon.history import History, HistoryError, open_history, player_stats
 from papillon.score import CATEGORIES
 
 
@@ -31,7 +31,7 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
     if as_json and as_csv:
         raise click.UsageError("choose one of --json and --csv")
     try:
-        history = History(history_file)
+        history = History(history_file) if history_file else open_history()
         if import_csv is not None:
             try:
                 text = Path(import_csv).read_text(encoding="utf-8")

@@ -101,13 +101,13 @@ def command(
 
 def record_scored(scored: list[Scored], edition: Edition, photos: set[str]) -> None:
     """Add the scored gardens to the history, in one transaction (the player: the garden's ``player:``, else the file name)."""
-    from papillon.history import History, HistoryError, scored_entry
+    from papillon.history import HistoryError, open_history, scored_entry
 
     try:
         entries = [
             scored_entry(s.garden, player=s.player, source="photo" if s.source in photos else "typed", edition=edition) for s in scored
         ]
-        History().add_many(entries)
+        open_history().add_many(entries)
     except HistoryError as error:
         raise click.ClickException(f"not recorded: {error}") from None
     click.echo(f"recorded {len(entries)} in the history", err=True)

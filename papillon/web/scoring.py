@@ -28,7 +28,7 @@ from starlette.routing import Route
 from papillon.errors import PapillonError, ScanError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, parse_plot, plot_name
-from papillon.history import History, HistoryError, player_stats, scored_entry
+from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
 from papillon.render.svg import cell_words, garden_svg, qr_svg
 from papillon.score import CATEGORIES, CATEGORY_TITLES
 from papillon.scoresheet import MAX_PHOTO_BYTES, PHOTO_HINT, EntryError, Night, SheetEntry, check_photo, plot_choices, results_png
@@ -179,7 +179,7 @@ def score_routes(
 
     def history() -> History:
         try:
-            return History(history_path(papillon.folder))
+            return open_history(papillon.folder)
         except HistoryError as error:
             raise HTTPException(500, str(error)) from None
 
