@@ -241,3 +241,16 @@ def test_a_game_night_from_two_phones(tmp_path: Path) -> None:
 def test_a_night_needs_different_names(client: TestClient) -> None:
     r = client.post("/nights", data={"csrf": _csrf(client), "players": "Ann, ann"})
     assert r.status_code == 400 and "each player needs a different name" in r.text
+
+
+def test_the_photo_form_needs_its_csrf_token_and_the_same_origin(client: TestClient) -> None:
+    png = _png((10, 10))
+    r = client.post("/score/photo", data={"csrf": "0" * 32}, files={"photo": ("a.png", png, "image/png")})
+    assert r.status_code == 403 and "This form has expired" in r.text
+    r = client.post(
+        "/score/photo",
+        data={"csrf": _csrf(client)},
+        files={"photo": ("a.png", png, "image/png")},
+        headers={"origin": "http://evil.example"},
+    )
+    assert r.status_code == 403 and "This form came from another site." in r.text
