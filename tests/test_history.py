@@ -182,7 +182,8 @@ def test_cli_history_and_score_record(tmp_path: Path, monkeypatch: pytest.Monkey
     shown = runner.invoke(main, ["history", "--player", "Gus"])
     assert shown.exit_code == 0
     lines = shown.output.splitlines()
-    assert lines[0].endswith("Gus                29  typed     5  3  0  4  6  8  3")
+    assert lines[0] == "date (UTC)        player           total  source   Fl Pa En Bu Cr Fe Un"
+    assert lines[1].endswith("Gus                29  typed     5  3  0  4  6  8  3")
     assert "Gus: 1 game, 0 wins, best 29, average 29.0" in lines
     as_json = runner.invoke(main, ["history", "--json"])
     first, stats = (json.loads(line) for line in as_json.output.splitlines())
@@ -192,6 +193,10 @@ def test_cli_history_and_score_record(tmp_path: Path, monkeypatch: pytest.Monkey
     assert runner.invoke(main, ["history", "--csv", "-o", str(exported)]).exit_code == 0
     imported = runner.invoke(main, ["history", "--file", str(tmp_path / "other.sqlite3"), "--import", str(exported)])
     assert (imported.exit_code, imported.stderr) == (0, f"added 1 entry from {exported}\n")
+    together = runner.invoke(main, ["score", "--record", str(EXAMPLES / "bird-feeder.garden"), str(EXAMPLES / "nested-ring.garden")])
+    assert together.exit_code == 0
+    # scored together, they are one game: Gus's 29 beats Fay's 24 (nested-ring.garden: "# expected: ... total 24")
+    assert "Gus: 2 games, 1 win, best 29, average 29.0" in runner.invoke(main, ["history", "--player", "Gus"]).output
     both = runner.invoke(main, ["history", "--json", "--csv"])
     assert both.exit_code == 2 and "choose one of --json and --csv" in both.stderr
 
@@ -206,7 +211,7 @@ def test_the_cli_imports_the_old_best_file_of_the_data_folder_once(tmp_path: Pat
     for _ in range(2):
         shown = runner.invoke(main, ["history"])
         assert shown.exit_code == 0
-        assert shown.output.splitlines()[0] == "2026-10-01 19:00  Ann                33  imported"
+        assert shown.output.splitlines()[1] == "2026-10-01 19:00  Ann                33  imported"
         assert "Ann: 1 game, 0 wins, best 33, average 33.0" in shown.output
     assert (data / "history.json").exists()  # left as it is
 

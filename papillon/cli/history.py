@@ -10,7 +10,7 @@ import click
 
 from papillon.cli.common import write_output
 from papillon.history import History, HistoryError, open_history, player_stats
-from papillon.score import CATEGORIES
+from papillon.score import CATEGORIES, CATEGORY_TITLES
 
 
 @click.command(name="history")
@@ -76,6 +76,9 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
         out = []
         if not entries:
             out.append("No games recorded yet." if player is None else f"No games recorded for {player}.")
+        else:
+            short = " ".join(CATEGORY_TITLES[c][:2] for c in CATEGORIES)
+            out.append(f"{'date (UTC)':<16}  {'player':<16} {'total':>4}  {'source':<8} {short}")
         for e in entries:
             cats = " ".join(f"{e.categories[c]:>2}" for c in CATEGORIES) if e.categories else ""
             out.append(f"{e.date[:16].replace('T', ' '):<16}  {e.player:<16} {e.total:>4}  {e.source:<8} {cats}".rstrip())

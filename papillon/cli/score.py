@@ -101,11 +101,16 @@ def command(
 
 def record_scored(scored: list[Scored], edition: Edition, photos: set[str]) -> None:
     """Add the scored gardens to the history, in one transaction (the player: the garden's ``player:``, else the file name)."""
-    from papillon.history import HistoryError, open_history, scored_entry
+    import secrets
 
+    from papillon.history import HistoryError, now, open_history, scored_entry
+
+    # Several gardens scored together are one game (the ranking printed above): wins are counted in it.
+    game = f"score-{now()[:10]}-{secrets.token_hex(3)}" if len(scored) > 1 else ""
     try:
         entries = [
-            scored_entry(s.garden, player=s.player, source="photo" if s.source in photos else "typed", edition=edition) for s in scored
+            scored_entry(s.garden, player=s.player, source="photo" if s.source in photos else "typed", edition=edition, game=game)
+            for s in scored
         ]
         open_history().add_many(entries)
     except HistoryError as error:
