@@ -48,7 +48,7 @@ def score_over_time_png(entries: Sequence[Entry], player: str) -> bytes:
 
 def category_profile_png(stats: PlayerStats) -> bytes:
     """The average points per category (bars) and the best (ticks)."""
-    figure, axes = _figure(6.0, 3.4)
+    figure, axes = _figure(6.0, 3.8)
     titles = [CATEGORY_TITLES[c] for c in CATEGORIES]
     average = [stats.average.get(c, 0.0) for c in CATEGORIES]
     best = [stats.best.get(c, 0) for c in CATEGORIES]
@@ -59,5 +59,5 @@ def category_profile_png(stats: PlayerStats) -> bytes:
     axes.invert_yaxis()
     axes.set_xlabel("points")
     axes.set_title(f"{stats.player}: category profile")
-    axes.legend(loc="lower right")
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: never over a bar or a mark
     return _png(figure)

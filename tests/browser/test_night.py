@@ -136,5 +136,8 @@ def test_two_phones_in_one_game_night(server: Any, browser: Any, phone: Any) -> 
         png = phone.request.get(night + "/results.png")
         assert png.ok and png.body().startswith(b"\x89PNG")
         (SHOTS / "night-results.png").write_bytes(png.body())
+        phone.goto(server.url + "/history?player=Bob")
+        assert "Bob: 1 game, 1 win, best 6, average 6.0" in phone.locator("main").inner_text()
+        _shot(phone, "night-history")
     finally:
         other.close()
