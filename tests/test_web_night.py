@@ -14,10 +14,10 @@ pytest.importorskip("jinja2")
 from PIL import Image
 from starlette.testclient import TestClient
 
-from papillon.garden import Garden
+from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, plot_name
 from papillon.history import History
-from papillon.notation import parse
+from papillon.notation import format_garden, parse
 from papillon.web.app import CSRF_COOKIE, create_app
 
 EXAMPLES = Path(__file__).parent.parent / "sheets" / "examples"
@@ -254,3 +254,43 @@ def test_the_photo_form_needs_its_csrf_token_and_the_same_origin(client: TestCli
         headers={"origin": "http://evil.example"},
     )
     assert r.status_code == 403 and "This form came from another site." in r.text
+
+
+def test_six_phones_adding_sheets_at_once_lose_and_mix_nothing(tmp_path: Path) -> None:
+    import threading
+
+    app = create_app(folder=tmp_path)
+    host = TestClient(app)
+    host.get("/")
+    names = [f"P{i}" for i in range(6)]
+    night = host.post("/nights", data={"csrf": _csrf(host), "players": ",".join(names)}, follow_redirects=False).headers["location"]
+    night_id = night.rsplit("/", 1)[1]
+    errors: list[str] = []
+
+    def phone(index: int) -> None:
+        c = TestClient(app)
+        c.get("/")
+        # P<i> has i % 5 + 1 red flowers in row 1
+        garden = Garden.empty()
+        for col in range(index % 5 + 1):
+            garden = garden.with_cell(col, Cell.parse("R"))
+        text = format_garden(garden)
+        sheet = c.post(
+            "/score/new", data={"csrf": _csrf(c), "night": night_id, "player": names[index], "notation": text}, follow_redirects=False
+        ).headers["location"]
+        r = c.post(f"{sheet}/record", data={"csrf": _csrf(c)}, follow_redirects=False)
+        if r.status_code != 303:
+            errors.append(r.text)
+
+    threads = [threading.Thread(target=phone, args=(i,)) for i in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    entries = History(tmp_path / "history.sqlite3").entries()
+    assert sorted(e.player for e in entries) == names
+    mine = {e.player: parse(e.notation).cells[:5] for e in entries}
+    for i, name in enumerate(names):  # each entry holds its own player's garden
+        assert sum(cell.is_flower for cell in mine[name]) == i % 5 + 1
+    assert host.get(f"{night}/version").json()["version"] == 6
