@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sqlite3
@@ -10,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 from papillon.history import Entry, History
 from papillon.score import CATEGORIES
@@ -83,3 +85,57 @@ def test_several_processes_and_threads_lose_nothing(tmp_path: Path) -> None:
     entries = History(path).entries()
     assert len(entries) == 7 * 40
     assert sorted({e.game for e in entries}) == sorted(f"{w}-{n}" for w in ("p0", "p1", "p2", "t0", "t1", "t2", "t3") for n in range(40))
+
+
+def test_kill_9_of_the_server_while_phones_save_sheets(tmp_path: Path) -> None:
+    """The real server (`papillon serve`) killed with SIGKILL while sheets are being saved: the history stays whole."""
+    import socket
+
+    import pytest
+
+    pytest.importorskip("uvicorn")
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PAPILLON_DATA_DIR=str(tmp_path))
+    server = subprocess.Popen([sys.executable, "-m", "papillon", "serve", "--port", str(port)], env=env, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                client = httpx.Client(base_url=url, timeout=10, follow_redirects=True)
+                client.get("/")
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        csrf = client.cookies["papillon_csrf"]
+        saved = 0
+        while saved < 25:
+            sheet = client.post("/score/new", data={"csrf": csrf}).url.path  # a blank sheet: total 0
+            r = client.post(f"{sheet}/record", data={"csrf": csrf, "player": f"p{saved}"})
+            assert r.status_code == 200 and r.url.params.get("saved") == "yes"
+            saved += 1
+        # one more save in flight while the server is killed
+        sheet = client.post("/score/new", data={"csrf": csrf}).url.path
+        threading.Thread(target=lambda: _swallow(client, f"{sheet}/record", csrf), daemon=True).start()
+        time.sleep(0.01)
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(timeout=10)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+    path = tmp_path / "history.sqlite3"
+    _check_whole(path)
+    players = sorted(int(e.player[1:]) for e in History(path).entries())
+    assert players[:saved] == list(range(saved)) and len(players) <= saved + 1
+
+
+def _swallow(client: Any, path: str, csrf: str) -> None:
+    with contextlib.suppress(Exception):  # the server is being killed: the answer may never come
+        client.post(path, data={"csrf": csrf, "player": "p25"})

@@ -50,6 +50,8 @@ def test_tap_in_a_hand_checked_garden(server: Any, phone: Any) -> None:
     phone.goto(server.url + "/score")
     _tap(phone, "text=Tap in a blank garden")
     blank = Garden.empty()
+    _tap(phone, "#plot-C2")
+    _shot(phone, "night-chooser")
     for plot in PLOTS:
         if garden.cells[plot] != blank.cells[plot]:
             _set_plot(phone, plot_name(plot), garden.cells[plot].code)
