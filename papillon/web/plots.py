@@ -38,11 +38,19 @@ def score_over_time_png(entries: Sequence[Entry], player: str) -> bytes:
     best = [max(totals[: i + 1]) for i in range(len(totals))]
     axes.plot(games, totals, marker="o", color=GREEN, label="total")
     axes.step(games, best, where="post", color=AMBER, linestyle="--", label="best so far")
+    from matplotlib.ticker import MaxNLocator
+
+    if len(games) <= 12:  # games are counted, not measured: whole-number ticks
+        axes.set_xticks(games)
+    else:
+        axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlim(0.5, len(totals) + 0.5)
+    axes.set_ylim(0, max(totals) * 1.15 + 1)  # from zero: one game draws a point, not a zoomed-in blur
     axes.set_xlabel("game")
     axes.set_ylabel("points")
     axes.set_title(f"{player}: score over time")
     axes.grid(alpha=0.3)
-    axes.legend(loc="lower right")
+    axes.legend(loc="lower right", fontsize="small")
     return _png(figure)
 
 
