@@ -6,8 +6,9 @@ a person's action (:meth:`~PlaySession.act`), undoes back to the start of that
 person's turn this round (:meth:`~PlaySession.undo`), and saves the log (the
 log *is* the save file) atomically after every round.  Saved games live in the
 user's data folder (:func:`data_dir`); :func:`list_games` lists them and
-:meth:`PlaySession.resume` carries one on.  The personal-best history
-(:func:`record_results`) is in the same folder.
+:meth:`PlaySession.resume` carries one on.  Results are recorded
+(:func:`record_results`) in the score history in the same folder
+(:mod:`papillon.history`).
 
 The web app uses it; the terminal ``play`` command has the same logic in its
 own module for now and can adopt this one.
@@ -32,7 +33,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
@@ -40,6 +40,8 @@ from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay
 from papillon.engine.state import MAX_PLAYERS, GameState, new_game
 from papillon.errors import PapillonError
 from papillon.files import write_atomic
+from papillon.history import FILE_NAME as HISTORY_FILE
+from papillon.history import History, HistoryError, Result, record_played
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
@@ -265,90 +267,30 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
     return [info for _, info in sorted(found, key=lambda item: -item[0])]
 
 
-# --------------------------------------------------------------------------- personal bests
+# --------------------------------------------------------------------------- the history
 
 
-@dataclass(frozen=True)
-class Result:
-    """A person's result at the end of a game, against their personal best."""
-
-    player: str
-    total: int
-    best: int | None
-    """The best before this game (None: the first game recorded)."""
-
-    def words(self) -> str:
-        if self.best is None:
-            return f"{self.player}: first game recorded: {self.total}."
-        if self.total > self.best:
-            return f"{self.player}: new personal best! {self.total} (previous best {self.best})."
-        return f"{self.player}: {self.total}; personal best {self.best}."
+def history_path(folder: str | Path | None = None) -> Path:
+    """The score history (:mod:`papillon.history`) of a data folder (default: the user's)."""
+    return (Path(folder) if folder is not None else data_dir()) / HISTORY_FILE
 
 
-def _is_record(game: Any) -> bool:
-    total = game.get("total") if isinstance(game, dict) else None
-    return isinstance(game, dict) and isinstance(game.get("player"), str) and isinstance(total, int) and not isinstance(total, bool)
+def personal_best(player: str, folder: str | Path | None = None) -> int | None:
+    return History(history_path(folder)).personal_best(player)
 
 
-def read_history(path: Path) -> list[Any]:
-    """The games recorded in a history file ([] when there is none or it is unreadable)."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    games = data.get("games") if isinstance(data, dict) else None
-    return games if isinstance(games, list) else []
+def record_results(session: PlaySession, folder: str | Path | None = None) -> list[Result]:
+    """Record each person's final score in the history (once per game) and compare with their best before it.
 
-
-def personal_best(player: str, path: Path | None = None) -> int | None:
-    games = read_history(path or data_dir() / "history.json")
-    return max((g["total"] for g in games if _is_record(g) and g["player"] == player), default=None)
-
-
-def record_results(session: PlaySession, path: Path | None = None) -> list[Result]:
-    """Add each person's final score to the history (once per game) and compare with their best before it."""
-    path = path or data_dir() / "history.json"
-    state = session.state
-    if not state.is_over():
+    The old personal-best file (``history.json``) of the same folder is imported first, once.
+    """
+    if not session.state.is_over():
         raise SessionError("the game is not over")
-    exists = path.exists()
-    games = read_history(path)
-    if exists and not games and path.stat().st_size > 0 and not _looks_like_history(path):
-        raise SessionError(f"the history file {path} is not a papillon history: left as it is")
-    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    results = []
-    already = any(_is_record(g) and g.get("game") == session.id for g in games)
-    for i, name in enumerate(state.game.players):
-        if not session.is_person(i):
-            continue
-        total = state.score(i)
-        earlier = [g for g in games if _is_record(g) and g["player"] == name and g.get("game") != session.id]
-        best = max((g["total"] for g in earlier), default=None)
-        results.append(Result(name, total, best))
-        if not already:
-            games.append(
-                {
-                    "player": name,
-                    "total": total,
-                    "seed": session.log.seed,
-                    "date": when,
-                    "edition": state.edition.name,
-                    "players": len(state.boards),
-                    "game": session.id,
-                }
-            )
-    if not already:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps({"format": "papillon-history", "version": 1, "games": games}, indent=1) + "\n")
-    return results
-
-
-def _looks_like_history(path: Path) -> bool:
+    people = [i for i in range(len(session.agents)) if session.is_person(i)]
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return isinstance(data, dict) and data.get("format") == "papillon-history"
+        return record_played(session.state, game=session.id, seed=session.log.seed, people=people, folder=folder)
+    except HistoryError as error:
+        raise SessionError(str(error)) from None
 
 
 __all__ = [
@@ -360,6 +302,7 @@ __all__ = [
     "SessionError",
     "data_dir",
     "games_dir",
+    "history_path",
     "list_games",
     "personal_best",
     "record_results",

@@ -35,6 +35,7 @@ COMMANDS = {
     "sheet": "sheet",
     "render": "render",
     "serve": "serve",
+    "history": "history",
 }
 
 EXIT_INTERRUPTED = 130

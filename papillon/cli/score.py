@@ -55,8 +55,15 @@ class Scored:
 )
 @click.option("--accept-uncertain", is_flag=True, help="Score even where a photo's reading (or a '# ?' mark) needs review.")
 @fields_option
+@click.option("--record", is_flag=True, help="Also add each scored garden to the score history (see papillon history).")
 def command(
-    sources: tuple[str, ...], edition: Edition, as_json: bool, render_dir: str | None, accept_uncertain: bool, fields: str | None
+    sources: tuple[str, ...],
+    edition: Edition,
+    as_json: bool,
+    render_dir: str | None,
+    accept_uncertain: bool,
+    fields: str | None,
+    record: bool,
 ) -> None:
     """Score finished gardens: .garden notation, its JSON form, or a photo of the sheet.
 
@@ -72,6 +79,7 @@ def command(
     bad input gets one line on stderr; the good ones are still scored).
     """
     scored: list[Scored] = []
+    photos: set[str] = set()
     failed = False
     for source in sources:
         photo: ScanResult | None = None
@@ -88,6 +96,8 @@ def command(
             continue
         result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
+        if photo:
+            photos.add(result.source)
         if as_json:
             # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
             line = json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": "))
@@ -96,6 +106,8 @@ def command(
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
         click.echo(ranking(scored))
+    if record and scored:
+        record_scored(scored, edition, photos)
     if render_dir is not None:
         for path in render_pictures(scored, Path(render_dir), edition):
             click.echo(f"wrote {path}", err=True)
@@ -112,6 +124,25 @@ def read_one(source: str) -> Input | None:
     except OSError as error:
         click.echo(f"{source_name(source)}: cannot read ({error.strerror or error})", err=True)
     return None
+
+
+def record_scored(scored: list[Scored], edition: Edition, photos: set[str]) -> None:
+    """Add the scored gardens to the history, in one transaction (the player: the garden's ``player:``, else the file name)."""
+    import secrets
+
+    from papillon.history import HistoryError, now, open_history, scored_entry
+
+    # Several gardens scored together are one game (the ranking printed above): wins are counted in it.
+    game = f"score-{now()[:10]}-{secrets.token_hex(3)}" if len(scored) > 1 else ""
+    try:
+        entries = [
+            scored_entry(s.garden, player=s.player, source="photo" if s.source in photos else "typed", edition=edition, game=game)
+            for s in scored
+        ]
+        open_history().add_many(entries)
+    except HistoryError as error:
+        raise click.ClickException(f"not recorded: {error}") from None
+    click.echo(f"recorded {len(entries)} in the history", err=True)
 
 
 def read_photo_garden(read: Input, edition: Edition, *, fields: str | None, accept_uncertain: bool, quiet: bool) -> ScanResult | None:

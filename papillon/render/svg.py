@@ -265,13 +265,17 @@ def garden_svg(
     score: ScoreCard | None = None,
     palette: Palette = COLOUR,
     label: str = "garden",
+    edge_reach: float = 1.0,
 ) -> str:
     """The Garden sheet (side A) as SVG: blank (``garden=None``, the starting fields as grass) or filled in.
 
     ``actions`` are the legal actions now; those that name a plot, a butterfly or an
     edge become targets.  ``round`` is the round being played: earlier round spaces
     are crossed off and it is ringed.  With ``score`` the enclosures are shaded,
-    the patches outlined and the points listed under the garden.
+    the patches outlined and the points listed under the garden.  ``edge_reach``
+    (0 to 1) is how far an edge's hit area reaches toward the two plots' centres:
+    1 tiles the plots (a play turn offers edges or plots, rarely both); less leaves
+    each plot's middle to the plot, for a sheet where every plot and edge is a target.
     """
     edition = edition or standard_edition()
     layout = garden_layout(edition.rules.rounds)
@@ -286,7 +290,7 @@ def garden_svg(
         if score is not None:
             draw_score(pen, layout, score)
     _round_marks(pen, layout, round)
-    pen.raw(_garden_hits(layout, garden, edition, tuple(actions), round))
+    pen.raw(_garden_hits(layout, garden, edition, tuple(actions), round, edge_reach))
     view = GARDEN_SCORED_VIEW_MM if score is not None else GARDEN_VIEW_MM
     return _svg(view, pen.markup(), label=label, css_class="sheet garden-sheet")
 
@@ -344,17 +348,24 @@ def _plot_actions(actions: Sequence[str]) -> tuple[dict[str, str], dict[str, str
         verb, _, arg = action.partition(" ")
         if verb == "plot":
             plots[arg] = action
-        elif verb in ("start", "from", "to"):
+        elif verb in ("start", "from", "to", "butterfly"):
             bubbles[arg] = action
         elif verb == "edge":
             edges[arg] = action
     return plots, bubbles, edges
 
 
-_BUBBLE_VERBS = {"start": "start here", "from": "move this butterfly", "to": "move the butterfly here"}
+_BUBBLE_VERBS = {
+    "start": "start here",
+    "from": "move this butterfly",
+    "to": "move the butterfly here",
+    "butterfly": "add or remove the butterfly",  # entering a finished sheet (papillon.scoresheet)
+}
 
 
-def _garden_hits(layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[str], current: int) -> str:
+def _garden_hits(
+    layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[str], current: int, edge_reach: float = 1.0
+) -> str:
     plots, bubbles, edges = _plot_actions(actions)
     out = ['<g class="hits">']
     for number, space in enumerate(layout.rounds, start=1):
@@ -386,18 +397,22 @@ def _garden_hits(layout: GardenLayout, garden: Garden | None, edition: Edition, 
             label += f": {_BUBBLE_VERBS[action.split()[0]]}"
         out.append(_hit(shape, id=f"bubble-{name}", label=label, action=action, extra=" bubble"))
     for i, edge in enumerate(EDGES):
-        out.append(_edge_hit(layout, i, garden, edges.get(edge.name)))
+        out.append(_edge_hit(layout, i, garden, edges.get(edge.name), edge_reach))
     out.append("</g>")
     return "".join(out)
 
 
-def _edge_hit(layout: GardenLayout, index: int, garden: Garden | None, action: str | None) -> str:
-    """An edge's hit area is the diamond between its ends and the two plots' centres: the plots' four such triangles tile each plot."""
+def _edge_hit(layout: GardenLayout, index: int, garden: Garden | None, action: str | None, reach: float = 1.0) -> str:
+    """An edge's hit area is the diamond between its ends and the two plots' centres: the plots' four such triangles tile each plot.
+
+    With ``reach`` below 1 the diamond stops that fraction of the way to the centres.
+    """
     edge = EDGES[index]
     slot: Segment = layout.edge_slots[index]
     (x1, y1), (x2, y2) = (grid_to_mm(*p) for p in edge.segment())
-    ca = layout.plots[edge.a].centre_mm
-    cb = layout.plots[edge.b].centre_mm
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    ca = tuple(m + (c - m) * reach for m, c in zip((mx, my), layout.plots[edge.a].centre_mm, strict=True))
+    cb = tuple(m + (c - m) * reach for m, c in zip((mx, my), layout.plots[edge.b].centre_mm, strict=True))
     points = " ".join(f"{_n(x)},{_n(y)}" for x, y in ((x1, y1), ca, (x2, y2), cb))
     built = garden is not None and edge in garden.bricks
     label = f"edge {edge.name}, {'brick' if built else 'no brick'}"

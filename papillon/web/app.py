@@ -33,7 +33,7 @@ from papillon.errors import IllegalActionError, PapillonError
 from papillon.render.fonts import FONT_FILES, font_dir
 from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, record_results
 from papillon.table import Table
-from papillon.web import views
+from papillon.web import scoring, views
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body (an edition file is a few kilobytes)."""
@@ -55,18 +55,20 @@ class Room:
 
 
 class BodyLimit:
-    """Refuse a request body over ``limit`` bytes (by its Content-Length, and while it streams)."""
+    """Refuse a request body over ``limit`` bytes (by its Content-Length, and while it streams); ``larger`` raises it for some paths."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: dict[str, int] | None = None) -> None:
         self.app = app
-        self.limit = limit
+        self.default = limit
+        self.larger = larger or {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope["path"], self.default)
         length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
+        if length is not None and (not length.isdigit() or int(length) > limit):
             await _too_large(scope, receive, send)
             return
         seen = 0
@@ -75,7 +77,7 @@ class BodyLimit:
             nonlocal seen
             message = await receive()
             seen += len(message.get("body", b""))
-            if seen > self.limit:
+            if seen > limit:
                 raise HTTPException(413, "The request is too large.")
             return message
 
@@ -161,6 +163,8 @@ class Papillon:
         self.tables: dict[str, Table] = {}
         self.watchers: dict[str, Table] = {}
         self.lock = threading.Lock()
+        self.score_night: Any = None
+        """The score-night pages' state (:class:`papillon.web.scoring.ScoreNight`)."""
 
     # -- finding things by id --------------------------------------------------
 
@@ -251,7 +255,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             state = session.state
             if state.is_over():
                 try:
-                    results = record_results(session, _history(papillon))
+                    results = record_results(session, papillon.folder)
                 except SessionError:
                     results = []
                 return pages.render(request, "end.html", **views.end_view(session, results))
@@ -367,17 +371,15 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
         Route("/watch/{watch_id}/version", watch_version),
         Route("/static/{name}", static),
         Route("/fonts/{name}", font),
+        *scoring.score_routes(papillon, pages, _form, max_photo_form=scoring.PHOTO_BODY_BYTES),
     ]
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error, Exception: server_error})
     app.state.papillon = papillon
-    return BodyLimit(Headers(TokenGate(app, token)), MAX_BODY_BYTES)  # the token page gets the security headers too
+    larger = {scoring.PHOTO_PATH: scoring.PHOTO_BODY_BYTES}
+    return BodyLimit(Headers(TokenGate(app, token)), MAX_BODY_BYTES, larger)  # the token page gets the security headers too
 
 
 STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
-
-
-def _history(papillon: Papillon) -> Path | None:
-    return Path(papillon.folder) / "history.json" if papillon.folder is not None else None
 
 
 def _templates() -> Environment:

@@ -1,0 +1,366 @@
+"""Score night pages: a sheet from a photo or tapped in, game nights, and the history (thin handlers over the library).
+
+The logic and the wording are in :mod:`papillon.scoresheet` (entering a sheet, photos,
+nights) and :mod:`papillon.history` (the SQLite history); these handlers parse the
+form, call them, and render.  Sheets being entered and nights live in memory, named by
+random ids checked against :data:`ID`; nothing is named by a path from the client.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+import secrets
+import tempfile
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from papillon.errors import PapillonError, ScanError
+from papillon.files import write_atomic
+from papillon.grid import PLOTS, parse_plot, plot_name
+from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
+from papillon.render.svg import cell_words, garden_svg, qr_svg
+from papillon.score import CATEGORIES, CATEGORY_TITLES
+from papillon.scoresheet import MAX_PHOTO_BYTES, PHOTO_HINT, EntryError, Night, SheetEntry, check_photo, plot_choices, results_png
+from papillon.session import history_path
+from papillon.web import views
+
+if TYPE_CHECKING:
+    from papillon.web.app import Papillon
+
+ID = re.compile(r"^[0-9a-f]{12}$")
+MAX_ENTRIES = 300
+MAX_NIGHTS = 50
+EDGE_REACH = 0.4
+"""On the tap-in sheet every plot and edge is a target: an edge's area reaches 40% of the way to the plots' centres."""
+PHOTO_PATH = "/score/photo"
+PHOTO_BODY_BYTES = MAX_PHOTO_BYTES + 64 * 1024
+"""The photo form's body limit: the photo and a few small fields."""
+
+
+@dataclass
+class Sheet:
+    """A sheet being entered on this server: the entry, its lock, and where it goes (a night's player)."""
+
+    id: str
+    entry: SheetEntry
+    night: str = ""
+    player: str = ""
+    read_png: str = ""
+    """The rectified photo with every reading drawn on it, as a data: URL (photos only)."""
+    recorded: int = 0
+    """The history entry id once saved (0: not yet)."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+@dataclass
+class ScoreNight:
+    """The score-night state of the app."""
+
+    sheets: dict[str, Sheet] = field(default_factory=dict)
+    nights: dict[str, Night] = field(default_factory=dict)
+    night_entries: dict[tuple[str, str], int] = field(default_factory=dict)
+    """(night, player) -> history entry id: a sheet added again replaces the player's entry of that night."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def sheet(self, sheet_id: str) -> Sheet:
+        found = self.sheets.get(sheet_id) if ID.match(sheet_id) else None
+        if found is None:
+            raise HTTPException(404, "There is no such sheet (a server keeps sheets being entered until it stops).")
+        return found
+
+    def night(self, night_id: str) -> Night:
+        found = self.nights.get(night_id) if ID.match(night_id) else None
+        if found is None:
+            raise HTTPException(404, "There is no such game night.")
+        return found
+
+    def add_sheet(self, entry: SheetEntry, *, night: str = "", player: str = "", read_png: str = "") -> Sheet:
+        sheet = Sheet(secrets.token_hex(6), entry, night, player, read_png)
+        with self.lock:
+            if len(self.sheets) >= MAX_ENTRIES:
+                self.sheets.pop(next(iter(self.sheets)))
+            self.sheets[sheet.id] = sheet
+        return sheet
+
+
+def _mark_doubts(svg: str, ids: list[str]) -> str:
+    """Add the class ``doubt`` to the doubtful items' hit shapes (they are outlined in red, and named so)."""
+    for item_id in ids:
+        svg = svg.replace(f'id="{item_id}" class="hit', f'id="{item_id}" class="doubt hit', 1)
+    return svg
+
+
+def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, Any]:
+    entry = sheet.entry
+    edition = entry.edition
+    card = entry.card()
+    plot = parse_plot(selected) if re.fullmatch(r"[A-E][1-5]", selected) else None
+    editor = garden_svg(
+        entry.garden,
+        edition=edition,
+        actions=entry.actions(),
+        label="the garden: tap a plot, an edge or a bubble",
+        edge_reach=EDGE_REACH,
+    )
+    scored = garden_svg(entry.garden, edition=edition, score=card, round=edition.rules.rounds + 1, label="the garden, scored")
+    doubts = []
+    for doubt in entry.doubts:
+        kind, _, name = doubt.item.rpartition(" ")
+        fix = f"plot {name}" if kind in ("", "field") else f"{kind} {name}"
+        doubts.append({"item": doubt.item, "words": doubt.words, "fix": fix, "plot": kind in ("", "field")})
+    fields = [{"plot": plot_name(p), "words": cell_words(entry.garden, p, edition)} for p in PLOTS if entry.garden.cells[p].is_field]
+    return {
+        "sheet": sheet,
+        "entry": entry,
+        "night": night,
+        "editor": _mark_doubts(editor, entry.doubt_ids()),
+        "scored": scored.replace(' id="', ' id="scored-'),  # one page, two gardens: ids stay unique
+        "total": card.total,
+        "lines": views.explain(card),
+        "selected": plot_name(plot) if plot is not None else "",
+        "selected_words": cell_words(entry.garden, plot, edition) if plot is not None else "",
+        "choices": plot_choices(edition),
+        "doubts": doubts,
+        "fields": fields,
+        "notation": entry.notation(sheet.player),
+        "plots": [plot_name(p) for p in PLOTS],
+    }
+
+
+def _text(form: FormData, name: str, limit: int = 200) -> str:
+    value = form.get(name, "")
+    return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _read_photo(data: bytes) -> tuple[SheetEntry, str]:
+    """Run the scanner on the photo's bytes; the entry and the rectified sheet with the readings drawn (a data: URL)."""
+    from papillon.scan import ScanReviewError, read_photo
+
+    with tempfile.TemporaryDirectory(prefix="papillon-photo-") as folder:
+        try:
+            result = read_photo(data, accept_uncertain=True, debug_dir=folder, debug_stem="photo", name="the photo")
+        except ScanReviewError as error:  # not raised with accept_uncertain, but its result is as good
+            result = error.result
+        png = Path(folder) / "photo-read.png"
+        read_png = _small_png_url(png.read_bytes()) if png.is_file() else ""
+    return SheetEntry.from_scan(result), read_png
+
+
+def _small_png_url(data: bytes) -> str:
+    """The picture scaled to at most 900 px wide, as a data: URL (the page's CSP allows data: images)."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        image.thumbnail((900, 1400))
+        out = io.BytesIO()
+        image.convert("RGB").save(out, format="JPEG", quality=80)
+    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
+
+
+def score_routes(
+    papillon: Papillon, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
+) -> list[Route]:
+    """The score-night routes; ``form`` is the app's CSRF-checked form reader."""
+    state = ScoreNight()
+    papillon.score_night = state
+
+    def history() -> History:
+        try:
+            return open_history(papillon.folder)
+        except HistoryError as error:
+            raise HTTPException(500, str(error)) from None
+
+    def share_url(path: str) -> str:
+        return f"{papillon.base_url}{path}" + (f"?token={papillon.token}" if papillon.token else "")
+
+    async def score_home(request: Request) -> Response:
+        return pages.render(request, "score.html", error="", hint="", nights=list(state.nights.values())[-5:])
+
+    async def photo(request: Request) -> Response:
+        posted = await request.form(max_files=1, max_fields=10, max_part_size=max_photo_form)
+        await form(request)  # the CSRF and origin checks (the form is parsed once and cached)
+        upload = posted.get("photo")
+        night_id, player = _text(posted, "night", 12), _text(posted, "player", 30)
+        night = state.night(night_id) if night_id else None
+        if not isinstance(upload, UploadFile):
+            raise HTTPException(400, "Choose a photo of the sheet first.")
+        data = await upload.read(MAX_PHOTO_BYTES + 1)
+        try:
+            check_photo(data)
+            entry, read_png = await run_in_threadpool(_read_photo, data)
+        except (EntryError, ScanError) as error:
+            page = pages.render(request, "score.html", error=str(error), hint=PHOTO_HINT, nights=[night] if night else [])
+            page.status_code = 400
+            return page
+        sheet = state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
+        if _text(posted, "keep") == "yes":  # photos are kept only when asked, named by the server
+            folder = (Path(papillon.folder) if papillon.folder is not None else history_path(None).parent) / "photos"
+            folder.mkdir(parents=True, exist_ok=True)
+            write_atomic(folder / f"{sheet.id}.img", data)
+        return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
+
+    async def blank(request: Request) -> Response:
+        posted = await form(request)
+        night_id = _text(posted, "night", 12)
+        night = state.night(night_id) if night_id else None
+        text = _text(posted, "notation", 20_000)
+        try:
+            entry = SheetEntry.from_notation(text) if text else SheetEntry.blank()
+        except PapillonError as error:
+            raise HTTPException(400, str(error)) from None
+        sheet = state.add_sheet(entry, night=night.id if night else "", player=_text(posted, "player", 30))
+        return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
+
+    async def sheet_page(request: Request) -> Response:
+        sheet = state.sheet(request.path_params["sheet_id"])
+        night = state.nights.get(sheet.night)
+        values = sheet_view(sheet, request.query_params.get("plot", "")[:2], night)
+        return pages.render(request, "sheet.html", **values, message=request.query_params.get("saved", "")[:10])
+
+    async def sheet_act(request: Request) -> Response:
+        sheet = state.sheet(request.path_params["sheet_id"])
+        posted = await form(request)
+        action = _text(posted, "action", 40)
+        if action.startswith("plot "):  # a tap on a plot opens its chooser
+            name = action[5:].strip()
+            if not re.fullmatch(r"[A-E][1-5]", name):
+                raise HTTPException(400, f"Not a plot: {name[:10]!r}.")
+            return RedirectResponse(f"/sheets/{sheet.id}?plot={name}#chooser", status_code=303)
+        with sheet.lock:
+            try:
+                sheet.entry = sheet.entry.apply(action)
+            except EntryError as error:
+                raise HTTPException(400, str(error)) from None
+            sheet.recorded = 0
+        return RedirectResponse(f"/sheets/{sheet.id}#sheet", status_code=303)
+
+    async def sheet_garden(request: Request) -> Response:
+        sheet = state.sheet(request.path_params["sheet_id"])
+        name = re.sub(r"[^A-Za-z0-9_-]", "", sheet.player) or "sheet"
+        headers = {"content-disposition": f'attachment; filename="{name}.garden"'}
+        return Response(sheet.entry.notation(sheet.player), media_type="text/plain; charset=utf-8", headers=headers)
+
+    async def sheet_record(request: Request) -> Response:
+        sheet = state.sheet(request.path_params["sheet_id"])
+        posted = await form(request)
+        player = sheet.player or _text(posted, "player", 31)
+        if not player or len(player) > 30:
+            raise HTTPException(400, "Give the player's name (1 to 30 characters).")
+        night = state.nights.get(sheet.night)
+        with sheet.lock:
+            entry = sheet.entry
+            if entry.doubts:
+                raise HTTPException(400, f"Check the {len(entry.doubts)} highlighted item(s) first: each is corrected or confirmed.")
+            game = f"night-{night.id}" if night else ""
+            record = scored_entry(entry.garden, player=player, source=entry.source, edition=entry.edition, game=game)
+            try:
+                if night is not None:
+                    night.add(player, entry)
+                    old = state.night_entries.get((night.id, player))
+                    sheet.recorded = history().add(record, replacing=old)
+                    state.night_entries[(night.id, player)] = sheet.recorded
+                else:
+                    sheet.recorded = history().add(record)
+            except (EntryError, HistoryError) as error:
+                raise HTTPException(400, str(error)) from None
+        if night is not None:
+            return RedirectResponse(f"/nights/{night.id}", status_code=303)
+        return RedirectResponse(f"/sheets/{sheet.id}?saved=yes", status_code=303)
+
+    async def new_night(request: Request) -> Response:
+        posted = await form(request)
+        names = re.split(r"[,\n]", _text(posted, "players", 1000))
+        try:
+            night = Night.new(names)
+        except EntryError as error:
+            raise HTTPException(400, str(error)) from None
+        with state.lock:
+            if len(state.nights) >= MAX_NIGHTS:
+                state.nights.pop(next(iter(state.nights)))
+            state.nights[night.id] = night
+        return RedirectResponse(f"/nights/{night.id}", status_code=303)
+
+    async def night_page(request: Request) -> Response:
+        night = state.night(request.path_params["night_id"])
+        url = share_url(f"/nights/{night.id}")
+        return pages.render(
+            request,
+            "night.html",
+            night=night,
+            ranking=night.ranking(),
+            share_url=url,
+            qr=qr_svg(url, label="QR code of this night's link") if not papillon.loopback else "",
+            loopback=papillon.loopback,
+        )
+
+    async def night_version(request: Request) -> Response:
+        night = state.night(request.path_params["night_id"])
+        return JSONResponse({"version": night.version}, headers={"cache-control": "no-store"})
+
+    async def night_png(request: Request) -> Response:
+        night = state.night(request.path_params["night_id"])
+        data = await run_in_threadpool(results_png, night)
+        headers = {"content-disposition": f'inline; filename="papillon-night-{night.id}.png"', "cache-control": "no-store"}
+        return Response(data, media_type="image/png", headers=headers)
+
+    async def history_page(request: Request) -> Response:
+        store = history()
+        entries = await run_in_threadpool(store.entries)
+        player = request.query_params.get("player", "")[:30]
+        names = sorted({e.player for e in entries}, key=str.casefold)
+        stats = [player_stats(entries, name) for name in names]
+        mine = [e for e in entries if e.player == player][-50:] if player else []
+        return pages.render(
+            request,
+            "history.html",
+            stats=stats,
+            player=player,
+            entries=mine,
+            chosen=player_stats(entries, player),
+            categories=[(c, CATEGORY_TITLES[c]) for c in CATEGORIES],
+        )
+
+    async def history_plot(request: Request) -> Response:
+        from papillon.web.plots import category_profile_png, score_over_time_png
+
+        player = request.query_params.get("player", "")[:30]
+        kind = request.query_params.get("kind", "")
+        entries = [e for e in history().entries() if e.player == player]
+        if not entries:
+            raise HTTPException(404, f"No games recorded for {player!r}.")
+        if kind == "time":
+            data = await run_in_threadpool(score_over_time_png, entries, player)
+        elif kind == "profile":
+            data = await run_in_threadpool(category_profile_png, player_stats(entries, player))
+        else:
+            raise HTTPException(404, "There is no such picture.")
+        return Response(data, media_type="image/png", headers={"cache-control": "no-store"})
+
+    return [
+        Route("/score", score_home),
+        Route(PHOTO_PATH, photo, methods=["POST"]),
+        Route("/score/new", blank, methods=["POST"]),
+        Route("/sheets/{sheet_id}", sheet_page),
+        Route("/sheets/{sheet_id}/act", sheet_act, methods=["POST"]),
+        Route("/sheets/{sheet_id}/garden", sheet_garden),
+        Route("/sheets/{sheet_id}/record", sheet_record, methods=["POST"]),
+        Route("/nights", new_night, methods=["POST"]),
+        Route("/nights/{night_id}", night_page),
+        Route("/nights/{night_id}/version", night_version),
+        Route("/nights/{night_id}/results.png", night_png),
+        Route("/history", history_page),
+        Route("/history/plot.png", history_plot),
+    ]
