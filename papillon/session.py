@@ -37,7 +37,7 @@ from pathlib import Path
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
-from papillon.engine.state import MAX_PLAYERS, GameState, new_game
+from papillon.engine.state import GameState, new_game
 from papillon.errors import PapillonError
 from papillon.files import write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
@@ -110,8 +110,6 @@ class PlaySession:
         edition_text: str | None = None,
     ) -> PlaySession:
         """A new game, played up to the first person's decision, and saved."""
-        if not 1 <= len(seats) <= MAX_PLAYERS:
-            raise SessionError(f"a game has 1 to {MAX_PLAYERS} players, got {len(seats)}")
         names = [seat.name.strip() for seat in seats]
         if any(not name or len(name) > NAME_MAX for name in names):
             raise SessionError(f"each player needs a name of 1 to {NAME_MAX} characters")
@@ -123,6 +121,9 @@ class PlaySession:
         if edition_text is not None and edition is None:
             edition = edition_from_toml(edition_text, "the edition file")
         edition = edition or standard_edition()
+        most = edition.play.max_players  # the edition says how many pencils the box holds
+        if not 1 <= len(seats) <= most:
+            raise SessionError(f"a game has 1 to {most} players, got {len(seats)}")
         seed = secrets.randbelow(10**9) if seed is None else seed
         if not 0 <= seed < 10**12:
             raise SessionError("the seed is a whole number from 0 to 999999999999")
