@@ -5,7 +5,7 @@
 
 Goals (issue 5): no item read wrong with high confidence, at most 1 % of items
 flagged for review, under 1 s per 12-megapixel photo on this machine.  Each
-photo is made by :mod:`papillon.scan.synth` (the printed sheet rasterised,
+photo is made by ``tests/photos/synth.py`` (the printed sheet rasterised,
 the garden drawn in by hand, photographed at any angle with light, shadow,
 blur, noise and JPEG) from its seed; only the reading is timed.
 """
@@ -17,8 +17,11 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
-from papillon.scan.synth import Outcome, evaluate
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the photo generator is a test tool, not installed
+
+from photos.synth import Outcome, evaluate
 
 
 def _run(args: tuple[int, float, int | None, float | None]) -> Outcome:

@@ -15,6 +15,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from click.testing import CliRunner  # noqa: E402
+from photos.synth import _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
 
 from papillon.cli import main  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
@@ -23,7 +24,6 @@ from papillon.layout import garden_layout, sheet_payload  # noqa: E402
 from papillon.scan import ScanReviewError, is_image, read_photo, review_marks  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
-from papillon.scan.synth import _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
 from papillon.scan.transcribe import parse_fields, review_line, transcribe  # noqa: E402
 
 ROOT_EXAMPLES = Path(__file__).resolve().parent.parent / "sheets" / "examples"

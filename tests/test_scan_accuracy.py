@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from papillon.scan.synth import Outcome, evaluate
+from photos.synth import Outcome, evaluate
 
 FIRST_SEED = int(os.environ.get("PAPILLON_SCAN_SEED", "1000"))
 SEEDS = range(FIRST_SEED, FIRST_SEED + 225)
