@@ -148,9 +148,17 @@ PALE_CHROMA_MIN = 10.0
 PALE_FRACTION_MID = 0.12
 """Share of a plot's sample tinted toward a stamp colour (pale coloured pencil) at which a flower is as likely as not."""
 PALE_FRACTION_SPREAD = 0.03
-BUBBLE_MARK_DARKNESS = 0.2
-"""Darkness above the paper around a bubble at which a pixel is a deliberate mark, in any pen (the printed butterfly
-~0.13)."""
+BUBBLE_MARK_DARKNESS = 0.15
+"""Darkness above the paper around a bubble and the printed butterfly at which a pixel is a deliberate mark, in any
+pen."""
+BUBBLE_PAPER_MIN_SHARE = 0.2
+"""Share of the ring around a bubble that must look like paper to measure it (else the sheet's white is trusted)."""
+BUBBLE_PRINT_SLACK_MM = 0.5
+"""How far (mm) the printed butterfly may lie from where the bubbles' common image puts it."""
+BUBBLE_PRINT_MAX = 0.25
+"""Darkest the printed butterfly may be taken to be (a fill is darker: a sheet of filled bubbles keeps its marks)."""
+BUBBLE_BRAMBLE_MIN = 0.1
+"""Probability of a bramble in the plot from which a stroke through its bubble may be the bramble's X."""
 BUBBLE_MARK_MID = 0.07
 """Share of the bubble's core marked at which a mark (tick, cross, scribble) is as likely as not (a tick ~0.12-0.2)."""
 BUBBLE_MARK_SPREAD = 0.015
@@ -163,6 +171,10 @@ BUBBLE_X_SEARCH_MM = 2.5
 BUBBLE_OWN_MID = 0.3
 """Share of the bubble's core in its plot's own colour (a felt fill run over it) at which it is doubtful."""
 BUBBLE_OWN_SPREAD = 0.05
+OWN_DARKNESS_SLACK = 0.1
+"""How much darker than the plot's own ink (darkness) a pixel of its colour may be and still be that ink."""
+BUBBLE_OWN_RING_SHARE = 0.3
+"""Share of the ring around a bubble in its plot's own colour from which the plot's fill may have run over it."""
 BUBBLE_OWN_CONFIDENCE = 0.5
 """Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
 OWN_HUE_DEG = 30.0
@@ -540,8 +552,9 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
 # --------------------------------------------------------------------------- edges and bubbles
 
 
-def _border_ink_hue(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> float | None:
-    """The hue of the ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None."""
+def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float] | None:
+    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue
+    and its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness)."""
     box = layout.plots[plot]
     near, far = SPILL_STRIP_MM
     if toward == plot + 1:
@@ -557,7 +570,8 @@ def _border_ink_hue(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> 
     if inked.sum() < SPILL_INKED_SHARE * inked.size:
         return None
     lab = m.lab[where][inked]
-    return math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1]))))
+    ratio = float(np.median(m.chroma[where][inked] / np.maximum(m.darkness[where][inked], 0.02)))
+    return math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1])))), ratio
 
 
 def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
@@ -588,23 +602,34 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     spill = np.zeros(dark.shape, bool)
     inky = _ink_like(chroma, dark)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
+    base = dark.copy()
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
-        hue = _border_ink_hue(m, layout, plot, other)
-        if hue is not None:
-            spill |= inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+        ink = _border_ink(m, layout, plot, other)
+        if ink is not None:
+            hue, ratio = ink
+            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+            spill |= theirs
+            # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
+            base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
     spilled = float(spill.mean()) if spill.size else 0.0
     # The printed plot outlines are green: slid into the band (a bent sheet), they are no line either.
-    spill |= inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG)
+    printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
     # A pencil line is grey however dark it is; the blurred rim of coloured ink is as coloured as it is dark.
-    grey = (chroma < PENCIL_CHROMA_MAX) & (chroma < EDGE_GREY_NOISE + EDGE_GREY_SLOPE * dark) & ~spill
+    grey = (chroma < PENCIL_CHROMA_MAX) & (chroma < EDGE_GREY_NOISE + EDGE_GREY_SLOPE * dark) & ~spill & ~printed
     p, coverage, darkness = _edge_line(np.where(grey, dark, 0.0), dark, axis, m)
+    if spilled > 0:
+        # What graphite would add over the spilled ink (two inks overlapping add it too): at most halfway, for review.
+        p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
+        if p_over > p:
+            p += (p_over - p) * EDGE_COLOURED_WEIGHT
+    spill |= printed
     # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp, not a
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
-    p_coloured, _, _ = _edge_line(np.where((chroma < EDGE_COLOURED_CHROMA_MAX) & ~spill, dark, 0.0), dark, axis, m)
+    p_coloured, _, _ = _edge_line(np.where((chroma < EDGE_COLOURED_CHROMA_MAX) & ~spill, base, 0.0), base, axis, m)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    p_pen, _, _ = _edge_line(np.where(~spill, dark, 0.0), dark, axis, m)
+    p_pen, _, _ = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
     if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
@@ -636,26 +661,86 @@ def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps) -> tuple[
     return p, coverage, darkness
 
 
-def read_bubble(
-    m: Maps, layout: GardenLayout, plot: Plot, plot_reading: Reading | None = None, calibration: Calibration | None = None
-) -> Reading:
-    """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
+def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """A square of one size for every bubble around its centre, and the bubble's core in it (the same for all)."""
+    half = math.ceil(circle.r_mm * BUBBLE_CORE * m.px_per_mm) + 1
+    cx, cy = round(circle.cx_mm * m.px_per_mm), round(circle.cy_mm * m.px_per_mm)
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    inside = (xx**2 + yy**2) <= (circle.r_mm * BUBBLE_CORE * m.px_per_mm) ** 2
+    return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
 
-    ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
-    mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either).
-    """
-    circle = layout.bubbles[plot]
-    where, inside = _disc(m, circle, circle.r_mm * BUBBLE_CORE)
-    # Against the paper just around the bubble (its lighter part: a field's shading may reach it), so shadows cancel.
+
+def _bubble_paper(m: Maps, circle: Circle) -> float:
+    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
     yy, xx = np.mgrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
-    paper = float(np.percentile(m.darkness[around][ring & outside], 25))
-    darkness, chroma, lab = m.darkness[where] - paper, m.chroma[where], m.lab[where]
-    dark = (darkness > BUBBLE_DARKNESS_MIN) & (m.chroma[where] < PENCIL_CHROMA_MAX * 2)
-    fraction = float((dark & inside).sum()) / max(int(inside.sum()), 1)
+    dark = m.darkness[around]
+    paper = ring & outside & ~_ink_like(m.chroma[around], dark)
+    return float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+
+
+def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
+    """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
+
+    The lightest of the 25 bubbles at each pixel (an empty one), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a
+    bubble's placement and capped at :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    """
+    stack = []
+    for plot in PLOTS:
+        circle = layout.bubbles[plot]
+        where, _ = _bubble_window(m, circle)
+        stack.append(m.darkness[where] - _bubble_paper(m, circle))
+    lightest = np.min(np.stack(stack), axis=0).astype(np.float32)
+    k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
+    widened: FloatImage = cv2.dilate(lightest, np.ones((k, k), np.uint8))
+    return np.clip(widened, 0.0, BUBBLE_PRINT_MAX)
+
+
+def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
+    """Pixels of ``where`` in the hue of the plot's own colour and visibly coloured (ink, felt or coloured pencil)."""
+    lab = m.lab[where]
+    hues = np.degrees(np.arctan2(lab[..., 2], lab[..., 1])).astype(np.float32)
+    own: NDArray[Any] = (m.chroma[where] > PALE_CHROMA_MIN) & (_hue_gap(hues, hue) < OWN_HUE_DEG)
+    return own
+
+
+def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
+    """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
+    does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
+    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
+    yy, xx = np.mgrid[around[0], around[1]]
+    outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
+        (circle.r_mm + 0.5) * m.px_per_mm
+    ) ** 2
+    own = _own_colour(m, around, hue) & ring & outside
+    share = float(own.sum()) / max(int((ring & outside).sum()), 1)
+    return share, (float(np.percentile(m.darkness[around][own], 75)) if own.any() else 0.0)
+
+
+def read_bubble(
+    m: Maps,
+    layout: GardenLayout,
+    plot: Plot,
+    plot_reading: Reading | None = None,
+    calibration: Calibration | None = None,
+    printed: FloatImage | None = None,
+) -> Reading:
+    """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
+
+    ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
+    mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
+    ``printed`` is :func:`bubble_print` (what is printed in the bubble is no mark).
+    """
+    circle = layout.bubbles[plot]
+    where, inside = _bubble_window(m, circle)
+    paper = _bubble_paper(m, circle)
+    darkness, chroma = m.darkness[where] - paper, m.chroma[where]
+    dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
+    n = max(int(inside.sum()), 1)
+    fraction = float((dark & inside).sum()) / n
     p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
     # The plot's own colour (its stamp's or a field's green), if a fill of it may have run over the bubble.
     own_hue = None
@@ -665,17 +750,23 @@ def read_bubble(
         elif plot_reading.value == "field":
             own_hue = _hue(GREEN_LAB)
     own = np.zeros(inside.shape, bool)
-    if own_hue is not None:
-        hues = np.degrees(np.arctan2(lab[..., 2], lab[..., 1])).astype(np.float32)
-        own = _ink_like(chroma, darkness) & (chroma > CHROMA_INK_MIN) & (_hue_gap(hues, own_hue) < OWN_HUE_DEG)
-    marked = (darkness > BUBBLE_MARK_DARKNESS) & ~own & inside
-    if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > 0.1:
+    spread = False
+    if own_hue is not None and plot_reading is not None and calibration is not None:
+        # Pixels in the plot's own colour, no darker than its ink (as stamped in the key, or as it lies around
+        # the bubble): the plot's fill or hatching, not a pen's mark.
+        share, around_dark = _own_ink_around(m, circle, own_hue)
+        spread = share >= BUBBLE_OWN_RING_SHARE
+        ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
+        own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
+    above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
+    marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
+    if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
         marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
-    n = max(int(inside.sum()), 1)
     mark_fraction = float(marked.sum()) / n
     own_fraction = float((own & inside).sum()) / n
     p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
-    w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD)
+    # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
+    w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
     p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
     evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
@@ -697,7 +788,8 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     along, offset = ux * dx + uy * dy, ux * dy - uy * dx
     search = disc & (along > circle.r_mm + 0.6) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
-    stroke = search & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS) & (m.chroma[around] < PENCIL_CHROMA_MAX)
+    dark = m.darkness[around] - paper
+    stroke = search & (dark > BUBBLE_MARK_DARKNESS) & ~_ink_like(m.chroma[around], dark)
     if stroke.sum() < BUBBLE_X_MIN_MM2 * m.px_per_mm**2:
         return np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
     centre = float(np.median(offset[stroke]))
@@ -785,7 +877,8 @@ def read_sheet(
     calibration = calibrate(m, layout)
     plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
     readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
-    readings += [read_bubble(m, layout, p, plots[p], calibration) for p in PLOTS]
+    printed = bubble_print(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
