@@ -92,6 +92,9 @@ EDGE_MEDIAN_SPREAD = 0.012
 EDGE_COLOURED_CHROMA_MAX = 30.0
 """Lab chroma (against the band's paper) under which a dark pixel too coloured for graphite may still be a pencil
 line tinted by JPEG's colour bleeding: not counted as a line, but not as its absence either (stamp ink is ~40+)."""
+EDGE_TINT_SLOPE = 100.0
+"""Lab chroma per unit of darkness above which a dark pixel is ink's blurred rim rather than graphite tinted by
+JPEG's bleeding (~75): stamps, felt and the printed outlines give 100-150, yellow far more."""
 EDGE_COLOURED_WEIGHT = 0.5
 """How far an edge's brick probability moves toward what the tinted dark pixels say (0: ignore them, 1: trust them)."""
 BUBBLE_CORE = 0.65
@@ -164,6 +167,8 @@ BUBBLE_MARK_MID = 0.07
 BUBBLE_MARK_SPREAD = 0.015
 BUBBLE_X_BAND_MM = 0.9
 """Half-width (mm) of a bramble's stroke through its plot's bubble: left out of the bubble's marks."""
+BUBBLE_X_MARGIN_MM = 0.3
+"""Added (mm) to the half-width a bramble's stroke shows outside the bubble, for its wobble inside it."""
 BUBBLE_X_MIN_MM2 = 0.5
 """Area (mm²) of pencil outside the bubble along the diagonal that makes a bramble's stroke through it."""
 BUBBLE_X_SEARCH_MM = 2.5
@@ -626,7 +631,8 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp, not a
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
-    p_coloured, _, _ = _edge_line(np.where((chroma < EDGE_COLOURED_CHROMA_MAX) & ~spill, base, 0.0), base, axis, m)
+    tinted = (chroma < EDGE_COLOURED_CHROMA_MAX) & (chroma < EDGE_TINT_SLOPE * dark) & ~spill
+    p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
     p_pen, _, _ = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
@@ -793,9 +799,11 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     if stroke.sum() < BUBBLE_X_MIN_MM2 * m.px_per_mm**2:
         return np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
     centre = float(np.median(offset[stroke]))
+    # As wide as the stroke shows outside the bubble (blur widens it), at least BUBBLE_X_BAND_MM.
+    half_width = max(BUBBLE_X_BAND_MM, float(np.percentile(np.abs(offset[stroke] - centre), 90)) + BUBBLE_X_MARGIN_MM)
     yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < BUBBLE_X_BAND_MM
+    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
     return band
 
 
@@ -869,7 +877,7 @@ def read_sheet(
     m = maps(rectified, px_per_mm)
     colour = photo_colour(m, layout)
     if colour < COLOUR_CHROMA_MIN:
-        raise ScanError("the photo has no colour (greyscale or nearly so) — take it in colour: flowers are told apart by their colours")
+        raise ScanError("the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour")
     washed = washout(m, layout)
     shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):

@@ -553,6 +553,27 @@ def random_garden(rng: random.Random, starting: tuple[Plot, ...] = STANDARD_FIEL
     return Garden(tuple(cells), bricks, butterflies)
 
 
+def mixed_conditions(seed: int) -> tuple[Style, dict[str, Any]]:
+    """A way of marking and a camera condition drawn for ``seed`` (from their own generator: the garden and the
+    photo of ``seed`` stay those of :func:`synthetic_photo`): the phenomena of issue 8 mixed, each on part of the
+    photos, for measuring the scanner beyond the key's own way of marking."""
+    rng = random.Random(seed * 7919 + 1)
+    style = Style(
+        bubble=rng.choice(BUBBLE_MARKS),
+        bubble_pen=rng.choice(("pencil", "pencil", "blue", "black")),
+        brick_pen=rng.choice(("pencil", "pencil", "pencil", "blue", "black")),
+        flowers=rng.choice(("stamp", "stamp", "felt", "hatch")),
+        fields=rng.choice(("pencil", "felt")),
+        overflow_mm=rng.choice((0.0, 0.0, 1.0, 2.0, 4.0)),
+        over_bubble=rng.random() < 0.15,
+        ghosts=frozenset(e for e in range(len(EDGES)) if rng.random() < 0.04),
+    )
+    camera: dict[str, Any] = {}
+    if rng.random() < 0.2:
+        camera["glare"] = (rng.uniform(0.2, 0.8), rng.uniform(0.3, 0.8), rng.uniform(0.04, 0.1), rng.uniform(0.3, 0.8))
+    return style, camera
+
+
 # --------------------------------------------------------------------------- the camera
 
 
@@ -724,8 +745,13 @@ class Outcome:
     """Every item read: (kind, confidence, whether it was right), for the calibration table."""
 
 
-def evaluate(seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), style: Style | None = None, **camera: Any) -> Outcome:
-    """Make the photo of ``seed``, read it, compare with the truth."""
+def evaluate(
+    seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), style: Style | None = None, mixed: bool = False, **camera: Any
+) -> Outcome:
+    """Make the photo of ``seed`` (with :func:`mixed_conditions` if ``mixed``), read it, compare with the truth."""
+    if mixed:
+        style, extra = mixed_conditions(seed)
+        camera = {**extra, **camera}
     import time
 
     from papillon.errors import ScanError
@@ -748,4 +774,6 @@ def evaluate(seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), style: 
             wrong.append(note)
             if reading.item not in review:
                 confident.append(note)
-    return Outcome(seed, mp, seconds, None, len(result.readings), tuple(wrong), tuple(confident), len(review), result.confidence, tuple(scored))
+    return Outcome(
+        seed, mp, seconds, None, len(result.readings), tuple(wrong), tuple(confident), len(review), result.confidence, tuple(scored)
+    )
