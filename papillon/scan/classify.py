@@ -12,6 +12,21 @@ the player stamps before play (falling back to typical stamp inks when a key
 circle is blank).  Each reading is a probability over the possible readings;
 its confidence is the probability of the reading chosen, and the runner-up is
 the next most probable reading.
+
+What people do beyond the key is read too, or sent to a person (issue 8):
+
+- a brick is a *grey stroke* along the edge: ink spilled out of a neighbouring
+  plot (its colour is that plot's), the printed green outlines and the blurred
+  rims of coloured ink are no line; a pen's dark line is one; a line much
+  fainter than the photo's other bricks (a rubbed-out one) is flagged;
+- a butterfly bubble with any deliberate mark (fill, scribble, tick, cross; in
+  pencil or any pen) is filled; the printed butterfly (as it shows in this
+  photo's lightest bubbles) and a bramble's stroke through the bubble are no
+  mark; a bubble coloured over by its plot's own fill is flagged;
+- glare, seen as printed outlines washed out, flags the items under it (and
+  refuses the photo when it covers a quarter of the garden);
+- a photo without colour is refused (flowers and fields are told by colour);
+- pale coloured-pencil hatching is a flower of its hue.
 """
 
 from __future__ import annotations
@@ -167,6 +182,8 @@ BUBBLE_MARK_MID = 0.07
 BUBBLE_MARK_SPREAD = 0.015
 BUBBLE_X_BAND_MM = 0.9
 """Half-width (mm) of a bramble's stroke through its plot's bubble: left out of the bubble's marks."""
+BUBBLE_X_ALONG_MM = 2.0
+"""Length (mm) along the diagonal, from just outside the bubble toward the plot's centre, searched for the stroke."""
 BUBBLE_X_MARGIN_MM = 0.3
 """Added (mm) to the half-width a bramble's stroke shows outside the bubble, for its wobble inside it."""
 BUBBLE_X_MIN_MM2 = 0.5
@@ -793,7 +810,8 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     along, offset = ux * dx + uy * dy, ux * dy - uy * dx
-    search = disc & (along > circle.r_mm + 0.6) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
+    # Short of the plot's centre, where the X's other stroke crosses.
+    search = disc & (along > circle.r_mm + 0.6) & (along < circle.r_mm + 0.6 + BUBBLE_X_ALONG_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
     dark = m.darkness[around] - paper
     stroke = search & (dark > BUBBLE_MARK_DARKNESS) & ~_ink_like(m.chroma[around], dark)
     if stroke.sum() < BUBBLE_X_MIN_MM2 * m.px_per_mm**2:
