@@ -459,6 +459,9 @@ def _paper_cast(lab: NDArray[Any]) -> tuple[float, float]:
     chroma = np.hypot(lab[:, 1], lab[:, 2])
     paper = (chroma < PATH_PAPER_CHROMA_MAX) & (1.0 - lab[:, 0] / 100.0 < PATH_PAPER_DARKNESS_MAX)
     if paper.sum() < EDGE_PAPER_SHARE_MIN * len(lab):
+        # A blurred photo darkens the narrow path around the printed outlines: judge paper by its colour alone.
+        paper = chroma < PATH_PAPER_CHROMA_MAX
+    if paper.sum() < EDGE_PAPER_SHARE_MIN * len(lab):
         return 0.0, 0.0
     a, b = float(np.median(lab[paper, 1])), float(np.median(lab[paper, 2]))
     size = math.hypot(a, b)
