@@ -39,11 +39,12 @@ CLEAR_FAILURES = (
     "glare washes out much of the garden",
 )
 MIXED_SEEDS = range(2000, 2060)
-"""Sheets marked and lit in the ways issue 8 lists (tuned on: the held-out seeds are reported in the coordinator's note)."""
-MIXED_MAX_CONFIDENT_ERROR_RATE = 0.001
-"""Share of items read wrong and not flagged at most (issue 8's goal)."""
-MIXED_MAX_FLAG_RATE = 0.06
-"""Share of items flagged at most on these harder sheets (issue 8's goal is 3 % on ordinary photos)."""
+"""Sheets marked and lit in the ways issue 8 lists (``synth.mixed_conditions``)."""
+MIXED_MAX_CONFIDENT_ERROR_RATE = 0.005
+"""Share of items read wrong and not flagged at most: a guard against going back, NOT issue 8's goal (0.1 %), which
+is not met on these sheets yet (held-out seeds 30000-30059 measured 0.32 %)."""
+MIXED_MAX_FLAG_RATE = 0.12
+"""Share of items flagged at most: a guard, not the goal (3 %); held-out seeds 30000-30059 measured 8.8 %."""
 HARD_CASES = [(seed, {"jpeg_quality": q}) for seed, q in ((8005, 20), (8011, 35), (8011, 45))]
 HARD_CASES += [(seed, {"dark": d}) for seed, d in ((7404, 0.3), (7405, 0.3), (7405, 0.37), (7401, 0.45))]
 """Photos that once gave confident errors (compressed JPEGs, dim light) and their neighbours: refused or read right."""
