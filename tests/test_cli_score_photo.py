@@ -9,11 +9,11 @@ import pytest
 pytest.importorskip("cv2")
 
 from click.testing import CliRunner
+from photos.synth import synthetic_photo
 
 from papillon import score
 from papillon.cli import main
 from papillon.grid import plot_name
-from papillon.scan.synth import synthetic_photo
 
 SURE_SEED = 10
 """A 2-megapixel synthetic photo every reading of which is sure (tests/test_scan.py checks it)."""

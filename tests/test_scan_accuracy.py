@@ -2,8 +2,11 @@
 
 Every photo is either refused with one of the clear failure messages or read
 with every plot, edge and butterfly right or flagged for review; no item may
-be read wrong with high confidence.  ``bench/bench_scan.py`` reports the same
-figures at 12 megapixels with timings.
+be read wrong with high confidence.  A second set marks and lights the sheets
+in the ways issue 8 lists (ticks, crosses, ballpoint, felt spilling past the
+plots, pale hatching, rubbed-out bricks, glare: ``synth.mixed_conditions``).
+``bench/bench_scan.py`` reports the same figures at 12 megapixels with timings
+and a calibration table.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from papillon.scan.synth import Outcome, evaluate
+from photos.synth import Outcome, evaluate
+
+pytestmark = pytest.mark.slow
 
 FIRST_SEED = int(os.environ.get("PAPILLON_SCAN_SEED", "1000"))
 SEEDS = range(FIRST_SEED, FIRST_SEED + 225)
@@ -32,7 +37,15 @@ CLEAR_FAILURES = (
     "the photo is too dark",
     "the sheet is not flat",
     "too compressed (JPEG quality about",
+    "glare washes out much of the garden",
 )
+MIXED_SEEDS = range(2000, 2060)
+"""Sheets marked and lit in the ways issue 8 lists (``synth.mixed_conditions``)."""
+MIXED_MAX_CONFIDENT_ERROR_RATE = 0.005
+"""Share of items read wrong and not flagged at most: a guard against going back, NOT issue 8's goal (0.1 %), which
+is not met on these sheets yet (held-out seeds 30000-30059 measured 0.32 %)."""
+MIXED_MAX_FLAG_RATE = 0.12
+"""Share of items flagged at most: a guard, not the goal (3 %); held-out seeds 30000-30059 measured 8.8 %."""
 HARD_CASES = [(seed, {"jpeg_quality": q}) for seed, q in ((8005, 20), (8011, 35), (8011, 45))]
 HARD_CASES += [(seed, {"dark": d}) for seed, d in ((7404, 0.3), (7405, 0.3), (7405, 0.37), (7401, 0.45))]
 """Photos that once gave confident errors (compressed JPEGs, dim light) and their neighbours: refused or read right."""
@@ -93,3 +106,22 @@ def test_compressed_and_dim_photos_are_refused_clearly_or_read_without_confident
     assert "too compressed (JPEG quality about 20" in (messages[20] or "")
     assert "too compressed (JPEG quality about 35" in (messages[35] or "")
     assert all("the photo is too dark" in (o.failure or "") for o, (_, c) in zip(hard, HARD_CASES, strict=True) if c.get("dark") == 0.3)
+
+
+def _mixed(seed: int) -> Outcome:
+    return evaluate(seed, megapixels=(1.0, 3.0), mixed=True)
+
+
+def test_sheets_marked_every_way_the_issue_lists_are_not_confidently_misread():
+    workers = min(2, os.cpu_count() or 1)
+    with ProcessPoolExecutor(workers) as pool:
+        mixed = list(pool.map(_mixed, MIXED_SEEDS, chunksize=4))
+    read = [o for o in mixed if o.failure is None]
+    items = sum(o.items for o in read)
+    confident = [f"seed {o.seed}: {w}" for o in read for w in o.confident_wrong]
+    flagged = sum(o.flagged for o in read)
+    print(f"\nmixed marks: {len(read)}/{len(mixed)} read, {items} items, flagged {flagged / items:.2%}, confident errors {confident}")
+    assert all(any(clue in o.failure for clue in CLEAR_FAILURES) for o in mixed if o.failure is not None)
+    assert len(read) >= 0.85 * len(mixed)
+    assert len(confident) <= MIXED_MAX_CONFIDENT_ERROR_RATE * items, confident
+    assert flagged <= MIXED_MAX_FLAG_RATE * items

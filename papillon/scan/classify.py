@@ -12,6 +12,21 @@ the player stamps before play (falling back to typical stamp inks when a key
 circle is blank).  Each reading is a probability over the possible readings;
 its confidence is the probability of the reading chosen, and the runner-up is
 the next most probable reading.
+
+What people do beyond the key is read too, or sent to a person (issue 8):
+
+- a brick is a *grey stroke* along the edge: ink spilled out of a neighbouring
+  plot (its colour is that plot's), the printed green outlines and the blurred
+  rims of coloured ink are no line; a pen's dark line is one; a line much
+  fainter than the photo's other bricks (a rubbed-out one) is flagged;
+- a butterfly bubble with any deliberate mark (fill, scribble, tick, cross; in
+  pencil or any pen) is filled; the printed butterfly (as it shows in this
+  photo's lightest bubbles) and a bramble's stroke through the bubble are no
+  mark; a bubble coloured over by its plot's own fill is flagged;
+- glare, seen as printed outlines washed out, flags the items under it (and
+  refuses the photo when it covers a quarter of the garden);
+- a photo without colour is refused (flowers and fields are told by colour);
+- pale coloured-pencil hatching is a flower of its hue.
 """
 
 from __future__ import annotations
@@ -25,6 +40,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from papillon.edition import COLOUR_NAMES
+from papillon.errors import ScanError
 from papillon.grid import EDGES, PLOTS, SIZE, Plot, plot_col, plot_name, plot_row
 from papillon.layout import Circle, GardenLayout, Rect
 
@@ -91,6 +107,9 @@ EDGE_MEDIAN_SPREAD = 0.012
 EDGE_COLOURED_CHROMA_MAX = 30.0
 """Lab chroma (against the band's paper) under which a dark pixel too coloured for graphite may still be a pencil
 line tinted by JPEG's colour bleeding: not counted as a line, but not as its absence either (stamp ink is ~40+)."""
+EDGE_TINT_SLOPE = 100.0
+"""Lab chroma per unit of darkness above which a dark pixel is ink's blurred rim rather than graphite tinted by
+JPEG's bleeding (~75): stamps, felt and the printed outlines give 100-150, yellow far more."""
 EDGE_COLOURED_WEIGHT = 0.5
 """How far an edge's brick probability moves toward what the tinted dark pixels say (0: ignore them, 1: trust them)."""
 BUBBLE_CORE = 0.65
@@ -106,6 +125,96 @@ KEY_CORE = 0.7
 """Part of a colour key circle's radius sampled (inside its printed ring)."""
 KEY_FRACTION_MIN = 0.15
 """Share of a key circle's core that must be stamped for it to calibrate its colour."""
+
+EDGE_PAPER_DARKNESS_MAX = 0.06
+"""Darkness under which a pixel of an edge's band is taken for paper when measuring the band's colour cast."""
+EDGE_PAPER_SHARE_MIN = 0.15
+"""Share of a band that must be paper for its own colour cast to be measured (else the sheet's white is trusted)."""
+PAPER_CAST_MAX = 8.0
+"""Largest Lab chroma of a colour cast left on the white-corrected paper: more is ink, not light."""
+EDGE_GREY_SLOPE = 60.0
+"""Lab chroma a pencil pixel may carry per unit of darkness (plus :data:`EDGE_GREY_NOISE`): graphite stays grey as it
+darkens, while the blurred rim of coloured ink (felt spilling out of a plot) is as coloured as it is dark (~100-150)."""
+EDGE_GREY_NOISE = 4.0
+"""Lab chroma of noise and JPEG's colour blocks that any pixel may carry."""
+SPILL_STRIP_MM = (0.6, 2.6)
+"""Distances (mm) inside a plot's box between which its ink is measured where it could spill into the path."""
+SPILL_INKED_SHARE = 0.2
+"""Share of that strip in coloured ink above which the plot's ink reaches its border (and may spill past it)."""
+SPILL_HUE_DEG = 35.0
+"""Hue difference (degrees) within which a coloured pixel in the path is taken for its neighbour's spilled ink."""
+EDGE_SPILL_SHARE_MAX = 0.02
+"""Share of an edge's band in a neighbour's spilled ink under which a dark coloured stroke there is a pen's line."""
+INK_CHROMA_SLOPE = 70.0
+"""Lab chroma per unit of darkness above which a pixel is coloured like ink: felt, stamps, the printed outlines and
+ballpoint give 75-150 (yellow far more), graphite ~30 even tinted by a colour cast."""
+SPILL_CHROMA_MIN = 6.0
+"""Lab chroma above which a pixel in the path may be spilled ink (its blurred rim included)."""
+EDGE_GHOST_RATIO = 0.5
+"""An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
+likely a rubbed-out one (a ghost) and is marked for review."""
+EDGE_GHOST_MIN_BRICKS = 3
+"""Sure bricks needed in a photo before their darkness is the reference for ghosts."""
+EDGE_GHOST_CONFIDENCE = 0.6
+"""Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
+PATH_PAPER_CHROMA_MAX = 12.0
+"""Lab chroma under which a pixel of the path around a plot counts as paper for the plot's colour cast."""
+PATH_PAPER_DARKNESS_MAX = 0.1
+"""Darkness under which a pixel of the path around a plot counts as paper for the plot's colour cast."""
+PALE_CHROMA_MIN = 10.0
+"""Lab chroma (against the plot's own paper) above which a pixel is tinted by pale coloured pencil."""
+PALE_FRACTION_MID = 0.12
+"""Share of a plot's sample tinted toward a stamp colour (pale coloured pencil) at which a flower is as likely as not."""
+PALE_FRACTION_SPREAD = 0.03
+BUBBLE_MARK_DARKNESS = 0.15
+"""Darkness above the paper around a bubble and the printed butterfly at which a pixel is a deliberate mark, in any
+pen."""
+BUBBLE_PAPER_MIN_SHARE = 0.2
+"""Share of the ring around a bubble that must look like paper to measure it (else the sheet's white is trusted)."""
+BUBBLE_PRINT_SLACK_MM = 0.5
+"""How far (mm) the printed butterfly may lie from where the bubbles' common image puts it."""
+BUBBLE_PRINT_MAX = 0.25
+"""Darkest the printed butterfly may be taken to be (a fill is darker: a sheet of filled bubbles keeps its marks)."""
+BUBBLE_BRAMBLE_MIN = 0.1
+"""Probability of a bramble in the plot from which a stroke through its bubble may be the bramble's X."""
+BUBBLE_MARK_MID = 0.07
+"""Share of the bubble's core marked at which a mark (tick, cross, scribble) is as likely as not (a tick ~0.12-0.2)."""
+BUBBLE_MARK_SPREAD = 0.015
+BUBBLE_X_BAND_MM = 0.9
+"""Half-width (mm) of a bramble's stroke through its plot's bubble: left out of the bubble's marks."""
+BUBBLE_X_ALONG_MM = 2.0
+"""Length (mm) along the diagonal, from just outside the bubble toward the plot's centre, searched for the stroke."""
+BUBBLE_X_MARGIN_MM = 0.3
+"""Added (mm) to the half-width a bramble's stroke shows outside the bubble, for its wobble inside it."""
+BUBBLE_X_MIN_MM2 = 0.5
+"""Area (mm²) of pencil outside the bubble along the diagonal that makes a bramble's stroke through it."""
+BUBBLE_X_SEARCH_MM = 2.5
+"""How far (mm) from the diagonal through the bubble a bramble's stroke is looked for."""
+BUBBLE_OWN_MID = 0.3
+"""Share of the bubble's core in its plot's own colour (a felt fill run over it) at which it is doubtful."""
+BUBBLE_OWN_SPREAD = 0.05
+OWN_DARKNESS_SLACK = 0.1
+"""How much darker than the plot's own ink (darkness) a pixel of its colour may be and still be that ink."""
+BUBBLE_OWN_RING_SHARE = 0.3
+"""Share of the ring around a bubble in its plot's own colour from which the plot's fill may have run over it."""
+BUBBLE_OWN_CONFIDENCE = 0.5
+"""Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
+OWN_HUE_DEG = 30.0
+"""Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
+COLOUR_OUTLINE_MM = 0.6
+"""Width (mm) of the strip along each printed plot outline in which the photo's colour is measured."""
+COLOUR_CHROMA_MIN = 4.0
+"""Median Lab chroma of the printed green plot outlines under which the photo has no usable colour (colour photos
+give 9-16, a greyscale one 0, one with a third of its colour ~3)."""
+WASHOUT_STRIP_MM = 2.0
+"""Width (mm) of the strip across a printed plot outline in which its darkness is measured."""
+GLARE_WASHOUT = 0.35
+"""Share of a plot outline's usual darkness lost (glare washing the ink out) at which the plot, its bubble and its
+edges are marked for review."""
+GLARE_CONFIDENCE_MAX = 0.7
+"""Highest confidence of a reading under glare (below the review threshold: a washed-out mark looks like none)."""
+GLARE_REFUSE_SHARE = 0.25
+"""Share of the garden's plots under glare at which the photo is refused instead of read."""
 
 GREEN_LAB = (72.0, -25.0, 25.0)
 """Lab of green shading (a green pencil or felt pen): only its hue is used."""
@@ -338,7 +447,27 @@ def _path_tint(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[float, float]
     if col < SIZE - 1:
         strips.append(Rect(box.right_mm + near, box.y_mm, far - near, box.h_mm))
     pixels = np.concatenate([m.lab[m.box(strip)].reshape(-1, 3) for strip in strips])
-    return float(np.median(pixels[:, 1])), float(np.median(pixels[:, 2]))
+    return _paper_cast(pixels)
+
+
+def _paper_cast(lab: NDArray[Any]) -> tuple[float, float]:
+    """The colour cast (Lab a, b) of the paper among ``lab`` pixels (N x 3): the median of those that look like paper.
+
+    Ink in the sample (a neighbour's spilled felt, a ballpoint brick) must not pass for a cast: pixels too dark or
+    too coloured for paper are left out, and with too few paper pixels the sheet's own white (no cast) is trusted.
+    """
+    chroma = np.hypot(lab[:, 1], lab[:, 2])
+    paper = (chroma < PATH_PAPER_CHROMA_MAX) & (1.0 - lab[:, 0] / 100.0 < PATH_PAPER_DARKNESS_MAX)
+    if paper.sum() < EDGE_PAPER_SHARE_MIN * len(lab):
+        # A blurred photo darkens the narrow path around the printed outlines: judge paper by its colour alone.
+        paper = chroma < PATH_PAPER_CHROMA_MAX
+    if paper.sum() < EDGE_PAPER_SHARE_MIN * len(lab):
+        return 0.0, 0.0
+    a, b = float(np.median(lab[paper, 1])), float(np.median(lab[paper, 2]))
+    size = math.hypot(a, b)
+    if size > PAPER_CAST_MAX:
+        a, b = a * PAPER_CAST_MAX / size, b * PAPER_CAST_MAX / size
+    return a, b
 
 
 def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibration, *, starting: bool) -> Reading:
@@ -388,8 +517,20 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     green_fraction = float(((to_green < GREEN_HUE_RANGE_DEG) & closer).sum()) / total
     stamp_hues = hues[nearest < len(refs)]
     stamp_fraction = len(stamp_hues) / total
+    # Pale coloured pencil (a hatched flower) stays under the ink chroma: pixels tinted (against the plot's own
+    # paper between the strokes) nearer a stamp's hue than green.
+    own_a, own_b = _paper_cast(lab[keep])
+    pale_a, pale_b = lab[..., 1] - own_a, lab[..., 2] - own_b
+    pale_mask = keep & (np.hypot(pale_a, pale_b) > PALE_CHROMA_MIN)
+    pale_hues = np.degrees(np.arctan2(pale_b[pale_mask], pale_a[pale_mask])).astype(np.float32)
+    pale_to_green = _hue_gap(pale_hues, _hue(GREEN_LAB))
+    pale = (
+        np.any(np.stack([_hue_gap(pale_hues, h) < pale_to_green for h in refs.values()]), axis=0) if len(pale_hues) else np.zeros(0, bool)
+    )
+    pale_fraction = float(pale.sum()) / total
     evidence = [
         ("stamp_fraction", stamp_fraction),
+        ("pale_fraction", pale_fraction),
         ("green_fraction", green_fraction),
         ("x_coverage", x_cov),
         ("off_diagonal", stray),
@@ -399,9 +540,17 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.
     p_x *= 1.0 - 0.5 * p_green
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
+    p_pale = _sigmoid((pale_fraction - PALE_FRACTION_MID) / PALE_FRACTION_SPREAD)
     colour_probs = {c: 1.0 / len(refs) for c in refs}
+    if p_pale > p_stamp and pale.any():
+        # A hatched flower: its colour is the hue of the pale strokes (against the paper's cast).
+        p_stamp = p_pale
+        stamp_hues = pale_hues[pale]
+        weights_all = np.hypot(pale_a[pale_mask], pale_b[pale_mask])[pale]
+    else:
+        weights_all = chroma[inked][nearest < len(refs)] if len(stamp_hues) else np.zeros(0, np.float32)
     if len(stamp_hues):
-        weights = chroma[inked][nearest < len(refs)]
+        weights = weights_all
         rad = np.radians(stamp_hues)
         mean = math.degrees(math.atan2(float((np.sin(rad) * weights).sum()), float((np.cos(rad) * weights).sum())))
         gap = {c: float(_hue_gap(np.array([mean], np.float32), h)[0]) for c, h in refs.items()}
@@ -428,6 +577,34 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
 # --------------------------------------------------------------------------- edges and bubbles
 
 
+def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float] | None:
+    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue
+    and its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness)."""
+    box = layout.plots[plot]
+    near, far = SPILL_STRIP_MM
+    if toward == plot + 1:
+        strip = Rect(box.right_mm - far, box.y_mm, far - near, box.h_mm)
+    elif toward == plot - 1:
+        strip = Rect(box.x_mm + near, box.y_mm, far - near, box.h_mm)
+    elif toward > plot:
+        strip = Rect(box.x_mm, box.bottom_mm - far, box.w_mm, far - near)
+    else:
+        strip = Rect(box.x_mm, box.y_mm + near, box.w_mm, far - near)
+    where = m.box(strip)
+    inked = m.chroma[where] > CHROMA_INK_MIN
+    if inked.sum() < SPILL_INKED_SHARE * inked.size:
+        return None
+    lab = m.lab[where][inked]
+    ratio = float(np.median(m.chroma[where][inked] / np.maximum(m.darkness[where][inked], 0.02)))
+    return math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1])))), ratio
+
+
+def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
+    """Pixels coloured like ink (or its blurred rim), not like graphite: chroma grows with darkness far faster."""
+    mask: NDArray[Any] = chroma > np.maximum(SPILL_CHROMA_MIN, INK_CHROMA_SLOPE * darkness)
+    return mask
+
+
 def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     slot = layout.edge_slots[index]
     band, end = EDGE_BAND_MM, EDGE_END_MM
@@ -440,18 +617,56 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         ys = slice(m.px(slot.y1_mm - band), m.px(slot.y1_mm + band) + 1)
         axis = 0
     dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
-    # Colour against the band's own paper (its median: a line covers a small part of it), so a colour cast or
-    # JPEG's chroma bleeding from a stamp or shading nearby shifts paper and pencil alike.
-    tint = np.median(lab[..., 1:].reshape(-1, 2), axis=0) if dark.size else np.zeros(2)
-    chroma = np.hypot(lab[..., 1] - tint[0], lab[..., 2] - tint[1])
-    p, coverage, darkness = _edge_line(np.where(chroma < PENCIL_CHROMA_MAX, dark, 0.0), dark, axis, m)
-    # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp) are no
-    # evidence either way: when counting them would make a line, the edge goes halfway toward it, for review.
-    p_coloured, _, _ = _edge_line(np.where(chroma < EDGE_COLOURED_CHROMA_MAX, dark, 0.0), dark, axis, m)
+    # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
+    # paper's cast), so a colour cast or JPEG's chroma bleeding from a stamp nearby shifts paper and pencil alike.
+    tint = _paper_cast(lab.reshape(-1, 3)) if dark.size else (0.0, 0.0)
+    rel_a, rel_b = lab[..., 1] - tint[0], lab[..., 2] - tint[1]
+    chroma = np.hypot(rel_a, rel_b)
+    # Ink spilled out of a neighbouring plot has that plot's colour: it is no line, whatever its shape.
+    edge = EDGES[index]
+    spill = np.zeros(dark.shape, bool)
+    inky = _ink_like(chroma, dark)
+    hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
+    base = dark.copy()
+    for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
+        ink = _border_ink(m, layout, plot, other)
+        if ink is not None:
+            hue, ratio = ink
+            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+            spill |= theirs
+            # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
+            base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
+    spilled = float(spill.mean()) if spill.size else 0.0
+    # The printed plot outlines are green: slid into the band (a bent sheet), they are no line either.
+    printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
+    # A pencil line is grey however dark it is; the blurred rim of coloured ink is as coloured as it is dark.
+    grey = (chroma < PENCIL_CHROMA_MAX) & (chroma < EDGE_GREY_NOISE + EDGE_GREY_SLOPE * dark) & ~spill & ~printed
+    p, coverage, darkness = _edge_line(np.where(grey, dark, 0.0), dark, axis, m)
+    if spilled > 0:
+        # What graphite would add over the spilled ink (two inks overlapping add it too): at most halfway, for review.
+        p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
+        if p_over > p:
+            p += (p_over - p) * EDGE_COLOURED_WEIGHT
+    spill |= printed
+    # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp, not a
+    # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
+    # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
+    tinted = (chroma < EDGE_COLOURED_CHROMA_MAX) & (chroma < EDGE_TINT_SLOPE * dark) & ~spill
+    p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    name = f"edge {EDGES[index].name}"
-    evidence = (("coverage", coverage), ("darkness", darkness), ("coloured", p_coloured))
+    p_pen, _, _ = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
+        # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
+        p = p_pen
+    name = f"edge {edge.name}"
+    evidence = (
+        ("coverage", coverage),
+        ("darkness", darkness),
+        ("coloured", p_coloured),
+        ("pen", p_pen),
+        ("spill", spilled),
+    )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
 
@@ -472,29 +687,229 @@ def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps) -> tuple[
     return p, coverage, darkness
 
 
-def read_bubble(m: Maps, layout: GardenLayout, plot: Plot) -> Reading:
-    circle = layout.bubbles[plot]
-    where, inside = _disc(m, circle, circle.r_mm * BUBBLE_CORE)
-    # Against the paper just around the bubble (its lighter part: a field's shading may reach it), so shadows cancel.
+def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """A square of one size for every bubble around its centre, and the bubble's core in it (the same for all)."""
+    half = math.ceil(circle.r_mm * BUBBLE_CORE * m.px_per_mm) + 1
+    cx, cy = round(circle.cx_mm * m.px_per_mm), round(circle.cy_mm * m.px_per_mm)
+    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    inside = (xx**2 + yy**2) <= (circle.r_mm * BUBBLE_CORE * m.px_per_mm) ** 2
+    return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
+
+
+def _bubble_paper(m: Maps, circle: Circle) -> float:
+    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
     yy, xx = np.mgrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
-    paper = float(np.percentile(m.darkness[around][ring & outside], 25))
-    dark = (m.darkness[where] - paper > BUBBLE_DARKNESS_MIN) & (m.chroma[where] < PENCIL_CHROMA_MAX * 2)
-    fraction = float((dark & inside).sum()) / max(int(inside.sum()), 1)
-    p = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
-    return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), (("fill", fraction),))
+    dark = m.darkness[around]
+    paper = ring & outside & ~_ink_like(m.chroma[around], dark)
+    return float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+
+
+def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
+    """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
+
+    The lightest of the 25 bubbles at each pixel (an empty one), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a
+    bubble's placement and capped at :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    """
+    stack = []
+    for plot in PLOTS:
+        circle = layout.bubbles[plot]
+        where, _ = _bubble_window(m, circle)
+        stack.append(m.darkness[where] - _bubble_paper(m, circle))
+    lightest = np.min(np.stack(stack), axis=0).astype(np.float32)
+    k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
+    widened: FloatImage = cv2.dilate(lightest, np.ones((k, k), np.uint8))
+    return np.clip(widened, 0.0, BUBBLE_PRINT_MAX)
+
+
+def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
+    """Pixels of ``where`` in the hue of the plot's own colour and visibly coloured (ink, felt or coloured pencil)."""
+    lab = m.lab[where]
+    hues = np.degrees(np.arctan2(lab[..., 2], lab[..., 1])).astype(np.float32)
+    own: NDArray[Any] = (m.chroma[where] > PALE_CHROMA_MIN) & (_hue_gap(hues, hue) < OWN_HUE_DEG)
+    return own
+
+
+def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
+    """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
+    does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
+    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
+    yy, xx = np.mgrid[around[0], around[1]]
+    outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
+        (circle.r_mm + 0.5) * m.px_per_mm
+    ) ** 2
+    own = _own_colour(m, around, hue) & ring & outside
+    share = float(own.sum()) / max(int((ring & outside).sum()), 1)
+    return share, (float(np.percentile(m.darkness[around][own], 75)) if own.any() else 0.0)
+
+
+def read_bubble(
+    m: Maps,
+    layout: GardenLayout,
+    plot: Plot,
+    plot_reading: Reading | None = None,
+    calibration: Calibration | None = None,
+    printed: FloatImage | None = None,
+) -> Reading:
+    """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
+
+    ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
+    mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
+    ``printed`` is :func:`bubble_print` (what is printed in the bubble is no mark).
+    """
+    circle = layout.bubbles[plot]
+    where, inside = _bubble_window(m, circle)
+    paper = _bubble_paper(m, circle)
+    darkness, chroma = m.darkness[where] - paper, m.chroma[where]
+    dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
+    n = max(int(inside.sum()), 1)
+    fraction = float((dark & inside).sum()) / n
+    p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
+    # The plot's own colour (its stamp's or a field's green), if a fill of it may have run over the bubble.
+    own_hue = None
+    if plot_reading is not None and calibration is not None:
+        if plot_reading.value in calibration.inks:
+            own_hue = _hue(calibration.inks[plot_reading.value])
+        elif plot_reading.value == "field":
+            own_hue = _hue(GREEN_LAB)
+    own = np.zeros(inside.shape, bool)
+    spread = False
+    if own_hue is not None and plot_reading is not None and calibration is not None:
+        # Pixels in the plot's own colour, no darker than its ink (as stamped in the key, or as it lies around
+        # the bubble): the plot's fill or hatching, not a pen's mark.
+        share, around_dark = _own_ink_around(m, circle, own_hue)
+        spread = share >= BUBBLE_OWN_RING_SHARE
+        ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
+        own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
+    above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
+    marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
+    if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
+        marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
+    mark_fraction = float(marked.sum()) / n
+    own_fraction = float((own & inside).sum()) / n
+    p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
+    # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
+    w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
+    p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
+    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
+    return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
+
+
+def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float) -> NDArray[Any]:
+    """The pixels of ``where`` on a bramble's stroke that runs on through the bubble (its X passes the plot's corner).
+
+    The stroke is found outside the bubble, on the way to the plot's centre, within :data:`BUBBLE_X_SEARCH_MM` of the
+    line from the bubble's centre to the plot's; its offset from that line is where it crosses the bubble.
+    """
+    cx, cy = layout.plots[plot].centre_mm
+    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    reach = circle.r_mm + BUBBLE_RING_MM + BUBBLE_X_SEARCH_MM
+    around, disc = _disc(m, circle, reach)
+    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    along, offset = ux * dx + uy * dy, ux * dy - uy * dx
+    # Short of the plot's centre, where the X's other stroke crosses.
+    search = disc & (along > circle.r_mm + 0.6) & (along < circle.r_mm + 0.6 + BUBBLE_X_ALONG_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
+    dark = m.darkness[around] - paper
+    stroke = search & (dark > BUBBLE_MARK_DARKNESS) & ~_ink_like(m.chroma[around], dark)
+    if stroke.sum() < BUBBLE_X_MIN_MM2 * m.px_per_mm**2:
+        return np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
+    centre = float(np.median(offset[stroke]))
+    # As wide as the stroke shows outside the bubble (blur widens it), at least BUBBLE_X_BAND_MM.
+    half_width = max(BUBBLE_X_BAND_MM, float(np.percentile(np.abs(offset[stroke] - centre), 90)) + BUBBLE_X_MARGIN_MM)
+    yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
+    return band
+
+
+def photo_colour(m: Maps, layout: GardenLayout) -> float:
+    """How colourful the photo is: the median Lab chroma along the printed (green) plot outlines, at its strongest
+    across each outline."""
+    strips = []
+    half = COLOUR_OUTLINE_MM / 2
+    for box in layout.plots:
+        for side in (Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm), Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm)):
+            strips.append(m.chroma[m.box(side)].max(axis=1))
+    return float(np.median(np.concatenate(strips)))
+
+
+def washout(m: Maps, layout: GardenLayout) -> list[float]:
+    """How washed out each plot is (0: as the rest of the sheet, 1: gone): glare lifts the ink's darkness.
+
+    Measured on what every sheet has printed: the darkness of a plot's outline (the darkest point across it,
+    the median along each side) against the median over all plots.  Spilled ink or a line over an outline only
+    darkens it; light and shadow cancel in the white-corrected sheet.
+    """
+    half = WASHOUT_STRIP_MM / 2
+    contrast = []
+    for box in layout.plots:
+        sides = (
+            Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm),
+            Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm),
+            Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half),
+            Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half),
+        )
+        per_side = [float(np.median(m.darkness[m.box(side)].max(axis=1 if i < 2 else 0))) for i, side in enumerate(sides)]
+        contrast.append(float(np.median(per_side)))
+    reference = float(np.median(contrast)) or 1.0
+    return [max(0.0, 1.0 - c / reference) for c in contrast]
+
+
+def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Reading:
+    """``reading`` with its chosen value's probability lowered to ``confidence`` (the rest shared as before)."""
+    top, p = reading.probabilities[0]
+    if p <= confidence:
+        return Reading(reading.item, reading.kind, reading.probabilities, (*reading.evidence, why))
+    rest = reading.probabilities[1:]
+    others = sum(q for _, q in rest)
+    scale = (1.0 - confidence) / others if others > 0 else 0.0
+    spread = [(k, q * scale) for k, q in rest] if others > 0 else [(k, (1.0 - confidence) / len(rest)) for k, _ in rest]
+    return Reading(reading.item, reading.kind, _ranked({top: confidence, **dict(spread)}), (*reading.evidence, why))
+
+
+def _ghosts(edges: list[Reading]) -> list[Reading]:
+    """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
+    sure = [dict(r.evidence)["darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
+    if len(sure) < EDGE_GHOST_MIN_BRICKS:
+        return edges
+    reference = float(np.median(sure))
+    return [
+        _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
+        if r.value == "brick" and dict(r.evidence)["darkness"] < EDGE_GHOST_RATIO * reference
+        else r
+        for r in edges
+    ]
 
 
 def read_sheet(
     rectified: NDArray[Any], layout: GardenLayout, starting: tuple[Plot, ...], px_per_mm: float
 ) -> tuple[list[Reading], Calibration]:
-    """Every plot, edge and butterfly bubble of the sheet (in that order), and the colour calibration."""
+    """Every plot, edge and butterfly bubble of the sheet (in that order), and the colour calibration.
+
+    ScanError when the photo has no usable colour or glare covers much of the garden; items under glare are
+    marked for review.
+    """
     m = maps(rectified, px_per_mm)
+    colour = photo_colour(m, layout)
+    if colour < COLOUR_CHROMA_MIN:
+        raise ScanError("the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour")
+    washed = washout(m, layout)
+    shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
+    if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
+        raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
-    readings = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
-    readings += [read_edge(m, layout, i) for i in range(len(EDGES))]
-    readings += [read_bubble(m, layout, p) for p in PLOTS]
+    plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
+    readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
+    printed = bubble_print(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed) for p in PLOTS]
+    readings = [
+        _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
+        for r, share in zip(readings, shares, strict=True)
+    ]
     return readings, calibration

@@ -134,3 +134,57 @@ def transcribe(
     extra += [review_line(r) for r in review]
     notation = "\n".join([lines[0], *extra, *lines[1:]]) + "\n"
     return Transcription(garden, notation, tuple(readings), review, tuple(unknown))
+
+
+CALIBRATION_BINS = (0.0, 0.5, 0.7, 0.9, 0.95, 0.99, 0.999, 1.0)
+"""Confidence bin edges of the calibration table (the last bin includes 1.0)."""
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """Readings whose confidence fell in ``[low, high)`` and how many of them were right."""
+
+    low: float
+    high: float
+    count: int
+    right: int
+
+    @property
+    def accuracy(self) -> float:
+        """Share of these readings that were right (1.0 for an empty bin)."""
+        return self.right / self.count if self.count else 1.0
+
+
+def calibration_table(scored: Iterable[tuple[float, bool]], edges: tuple[float, ...] = CALIBRATION_BINS) -> list[CalibrationBin]:
+    """How often readings were right at each confidence: ``scored`` holds (confidence, right) pairs.
+
+    Calibrated confidences have each bin's accuracy at least its lower edge (a reading at 0.95 is right at
+    least 95 % of the time).
+
+    >>> [(b.count, b.right) for b in calibration_table([(0.6, True), (0.65, False), (0.97, True), (1.0, True)])]
+    [(0, 0), (2, 1), (0, 0), (0, 0), (1, 1), (0, 0), (1, 1)]
+    """
+    counts = [0] * (len(edges) - 1)
+    right = [0] * (len(edges) - 1)
+    for confidence, ok in scored:
+        i = next((k for k in range(len(edges) - 2, -1, -1) if confidence >= edges[k]), 0)
+        counts[i] += 1
+        right[i] += bool(ok)
+    return [CalibrationBin(edges[i], edges[i + 1], counts[i], right[i]) for i in range(len(counts))]
+
+
+def format_calibration(bins: list[CalibrationBin]) -> str:
+    """The calibration table as text, one bin a line, flagging bins less accurate than their lower edge.
+
+    >>> print(format_calibration(calibration_table([(0.6, True), (0.65, False), (0.8, False), (0.97, True)], (0.0, 0.5, 0.9, 1.0))))
+    confidence     items    right  accuracy
+    0.000-0.500        0        0         -
+    0.500-0.900        3        1   33.33 %  below 0.5
+    0.900-1.000        1        1  100.00 %
+    """
+    lines = ["confidence     items    right  accuracy"]
+    for b in bins:
+        accuracy = f"{b.accuracy:8.2%}".replace("%", " %") if b.count else "        -"
+        short = f"  below {b.low:g}" if b.count and b.accuracy < b.low else ""
+        lines.append(f"{b.low:.3f}-{b.high:.3f} {b.count:8d} {b.right:8d} {accuracy}{short}")
+    return "\n".join(lines)

@@ -48,6 +48,38 @@ STANDARD_FIELDS: tuple[Plot, ...] = (16, 8)
 """B4 and D2, the standard edition's starting fields."""
 STAMP_R_MM = 5.6
 """Radius of a flower stamp (it fits the 6 mm colour key circles)."""
+PEN_RGB: dict[str, tuple[float, float, float]] = {
+    "blue": (0.15, 0.25, 0.7),
+    "black": (0.12, 0.12, 0.15),
+}
+"""Reflectance of ballpoint ink where the pen lays down fully."""
+BUBBLE_MARKS = ("fill", "tick", "cross", "scribble")
+"""How a player may mark a butterfly bubble (the key says fill; people tick and cross too)."""
+
+
+@dataclass(frozen=True)
+class Style:
+    """How the player marks the sheet, beyond what the key asks (the default is the key's own way).
+
+    Everything here is off by default and draws no random number when off, so a seed's photo stays the same.
+    """
+
+    bubble: str = "fill"
+    """One of :data:`BUBBLE_MARKS`."""
+    bubble_pen: str = "pencil"
+    """``pencil``, ``blue`` or ``black`` (ballpoint)."""
+    brick_pen: str = "pencil"
+    """``pencil``, ``blue`` or ``black`` (ballpoint)."""
+    flowers: str = "stamp"
+    """``stamp``, ``felt`` (the plot coloured with a felt pen) or ``hatch`` (pale coloured-pencil hatching)."""
+    overflow_mm: float = 0.0
+    """How far felt fills (flowers and fields) spill past the plot's box, on the sides the hand slips (mm)."""
+    fields: str = "pencil"
+    """``pencil`` (green coloured-pencil hatching) or ``felt`` (a green felt fill)."""
+    over_bubble: bool = False
+    """Felt fills run over the plot's butterfly bubble too."""
+    ghosts: frozenset[int] = frozenset()
+    """Edges (indices into EDGES) where a brick was drawn and rubbed out: a faint grey ghost, truly no brick."""
 
 
 # --------------------------------------------------------------------------- the printed sheet
@@ -243,7 +275,7 @@ class _Hand:
             points.append((x1 + (x2 - x1) * t + nx * w, y1 + (y2 - y1) * t + ny * w))
         self.stroke(points, width_mm, pressure)
 
-    def brick(self, x1: float, y1: float, x2: float, y2: float) -> None:
+    def brick(self, x1: float, y1: float, x2: float, y2: float, pen: str = "pencil", pressure_scale: float = 1.0) -> None:
         rng = self.rng
         length = math.hypot(x2 - x1, y2 - y1)
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
@@ -251,8 +283,11 @@ class _Hand:
         tilt = rng.uniform(-0.6, 0.6)
         ax, ay = x1 - ux * start - uy * tilt / 2, y1 - uy * start + ux * tilt / 2
         bx, by = x2 + ux * end + uy * tilt / 2, y2 + uy * end - ux * tilt / 2
-        pressure = rng.uniform(0.65, 1.0)
+        pressure = rng.uniform(0.65, 1.0) * pressure_scale
         width = rng.uniform(0.35, 0.7)
+        if pen != "pencil":
+            self.pen_stroke([(ax, ay), (bx, by)], width * 0.7, pen, pressure)
+            return
         self.wobbly_line(ax, ay, bx, by, wobble_mm=rng.uniform(0.1, 0.5), width_mm=width, pressure=pressure)
         if rng.random() < 0.3:  # a second pass
             self.wobbly_line(ax, ay, bx, by, wobble_mm=rng.uniform(0.1, 0.4), width_mm=width, pressure=pressure * 0.8)
@@ -335,6 +370,86 @@ class _Hand:
         self.wobbly_line(*a, *b, wobble_mm=rng.uniform(0.2, 0.6), width_mm=width, pressure=pressure)
         self.wobbly_line(*c, *d, wobble_mm=rng.uniform(0.2, 0.6), width_mm=width, pressure=pressure)
 
+    # -- other marks (see Style) ---------------------------------------------------
+
+    def pen_stroke(self, points: list[tuple[float, float]], width_mm: float, pen: str, pressure: float) -> None:
+        """A stroke in pencil (the pencil layer) or ballpoint ink (multiplied into the page)."""
+        if pen == "pencil":
+            self.stroke(points, width_mm, pressure)
+            return
+        layer = np.zeros(self.page.shape[:2], np.float32)
+        pts = np.array([[round(a * 16) for a in self.px(x, y)] for x, y in points], np.int32)
+        cv2.polylines(layer, [pts], False, float(pressure), max(1, round(width_mm * self.s)), cv2.LINE_AA, 4)
+        ink = np.array(PEN_RGB[pen], np.float32)
+        self.page *= 1.0 - layer[..., None] * (1.0 - ink)
+
+    def mark_bubble(self, c: Circle, how: str, pen: str) -> None:
+        """A bubble ticked, crossed or scribbled (a fill in pencil goes through :meth:`fill_bubble`)."""
+        rng = self.rng
+        r = c.r_mm
+        width = rng.uniform(0.3, 0.6) if pen != "pencil" else rng.uniform(0.4, 0.7)
+        pressure = rng.uniform(0.75, 1.0)
+
+        def at(u: float, v: float) -> tuple[float, float]:
+            return c.cx_mm + u * r + rng.uniform(-0.15, 0.15), c.cy_mm + v * r + rng.uniform(-0.15, 0.15)
+
+        if how == "tick":
+            self.pen_stroke([at(-0.6, 0.0), at(-0.1, 0.6), at(0.8, -0.9)], width, pen, pressure)
+        elif how == "cross":
+            self.pen_stroke([at(-0.7, -0.7), at(0.7, 0.7)], width, pen, pressure)
+            self.pen_stroke([at(0.7, -0.7), at(-0.7, 0.7)], width, pen, pressure)
+        elif how == "scribble":
+            points = [at(rng.uniform(-0.8, 0.8), -0.8 + 1.6 * i / 7) for i in range(8)]
+            self.pen_stroke(points, width, pen, pressure)
+        else:  # a fill in ballpoint: dense strokes
+            k = -0.85
+            points = []
+            while k <= 0.85:
+                half = math.sqrt(max(1 - k * k, 0.0)) * 0.9
+                points += [at(-half, k), at(half, k)]
+                k += width / r * 0.8
+            self.pen_stroke(points, width, pen, pressure)
+
+    def felt(self, box: Rect, rgb: tuple[float, float, float], overflow_mm: float, avoid: Circle | None) -> None:
+        """The plot coloured in with a felt pen, spilling up to ``overflow_mm`` past the box on some sides."""
+        rng = self.rng
+        grow = [overflow_mm * rng.uniform(0.3, 1.0) if rng.random() < 0.6 else -rng.uniform(0.5, 1.5) for _ in range(4)]
+        x0, y0 = self.px(box.x_mm - grow[0], box.y_mm - grow[1])
+        x1, y1 = self.px(box.right_mm + grow[2], box.bottom_mm + grow[3])
+        mask = np.zeros(self.page.shape[:2], np.float32)
+        cv2.rectangle(mask, (round(x0), round(y0)), (round(x1), round(y1)), 1.0, -1)
+        if avoid is not None:
+            bx, by = self.px(avoid.cx_mm, avoid.cy_mm)
+            cv2.circle(mask, (round(bx), round(by)), round((avoid.r_mm + rng.uniform(0.3, 1.0)) * self.s), 0.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), 0.3 * self.s) * np.float32(rng.uniform(0.8, 0.95))
+        ink = np.clip(np.array(rgb, np.float32) * np.float32(rng.uniform(0.85, 1.0)), 0.0, 1.0)
+        self.page *= 1.0 - mask[..., None] * (1.0 - ink)
+
+    def hatch(self, box: Rect, rgb: tuple[float, float, float]) -> None:
+        """A flower in pale coloured pencil: loose hatching over 40-70 % of the box."""
+        rng = self.rng
+        layer = np.zeros(self.page.shape[:2], np.float32)
+        cover = rng.uniform(0.4, 0.7)
+        side = box.w_mm * math.sqrt(cover)
+        cx, cy = box.centre_mm
+        cx += rng.uniform(-1, 1) * (box.w_mm - side) / 2
+        cy += rng.uniform(-1, 1) * (box.h_mm - side) / 2
+        angle = rng.uniform(0, math.pi)
+        step = rng.uniform(0.9, 1.5)
+        k = -side / 2
+        while k <= side / 2:
+            ends = []
+            for t in (-side / 2, side / 2):
+                x = cx + math.cos(angle) * t - math.sin(angle) * k
+                y = cy + math.sin(angle) * t + math.cos(angle) * k
+                x = min(max(x, box.x_mm + 1.5), box.right_mm - 1.5)
+                y = min(max(y, box.y_mm + 1.5), box.bottom_mm - 1.5)
+                ends.append([round(a * 16) for a in self.px(x, y)])
+            cv2.line(layer, tuple(ends[0]), tuple(ends[1]), float(rng.uniform(0.35, 0.6)), max(1, round(0.6 * self.s)), cv2.LINE_AA, 4)
+            k += step
+        ink = np.array(rgb, np.float32)
+        self.page *= 1.0 - layer[..., None] * (1.0 - ink)
+
     # -- stamps ------------------------------------------------------------------
 
     def stamp(self, cx: float, cy: float, colour: str, *, offset_mm: float = 2.0) -> None:
@@ -382,8 +497,10 @@ def draw_garden(
     layout: GardenLayout | None = None,
     starting: tuple[Plot, ...] = (),
     stamp_key: bool = True,
+    style: Style | None = None,
 ) -> Image:
-    """The page ``image`` with ``garden`` drawn in by hand (a new image)."""
+    """The page ``image`` with ``garden`` drawn in by hand (a new image), the key's way unless ``style`` says otherwise."""
+    style = style or Style()
     layout = layout or garden_layout()
     hand = _Hand(image, px_per_mm, frame_offset_mm(paper), rng)
     if stamp_key:
@@ -392,17 +509,31 @@ def draw_garden(
     for plot in PLOTS:
         cell, box, bubble = garden.cells[plot], layout.plots[plot], layout.bubbles[plot]
         cx, cy = box.centre_mm
-        if cell.is_flower and cell.colour:
+        avoid = None if style.over_bubble else bubble
+        if cell.is_flower and cell.colour and style.flowers == "felt":
+            hand.felt(box, STAMP_INK_RGB[cell.colour], style.overflow_mm, avoid)
+        elif cell.is_flower and cell.colour and style.flowers == "hatch":
+            hand.hatch(box, STAMP_INK_RGB[cell.colour])
+        elif cell.is_flower and cell.colour:
             hand.stamp(cx - 1.5, cy + 1.5, cell.colour)
+        elif cell.is_field and plot not in starting and style.fields == "felt":
+            hand.felt(box, (0.35, 0.7, 0.3), style.overflow_mm, avoid)
         elif cell.is_field and plot not in starting:
             hand.shade(box, bubble)
         elif cell == BRAMBLE:
             hand.cross(box)
         if plot in garden.butterflies:
-            hand.fill_bubble(bubble)
+            if style.bubble == "fill" and style.bubble_pen == "pencil":
+                hand.fill_bubble(bubble)
+            else:
+                hand.mark_bubble(bubble, style.bubble, style.bubble_pen)
     for edge in garden.bricks:
         slot = layout.edge_slot(edge)
-        hand.brick(slot.x1_mm, slot.y1_mm, slot.x2_mm, slot.y2_mm)
+        hand.brick(slot.x1_mm, slot.y1_mm, slot.x2_mm, slot.y2_mm, style.brick_pen)
+    for index in sorted(style.ghosts):
+        if EDGES[index] not in garden.bricks:
+            slot = layout.edge_slots[index]
+            hand.brick(slot.x1_mm, slot.y1_mm, slot.x2_mm, slot.y2_mm, pressure_scale=0.22)
     return hand.finish()
 
 
@@ -420,6 +551,27 @@ def random_garden(rng: random.Random, starting: tuple[Plot, ...] = STANDARD_FIEL
     bricks = frozenset(e for e in EDGES if rng.random() < rng.choice((0.1, 0.25, 0.4)))
     butterflies = frozenset(p for p in PLOTS if rng.random() < rng.uniform(0.1, 0.5))
     return Garden(tuple(cells), bricks, butterflies)
+
+
+def mixed_conditions(seed: int) -> tuple[Style, dict[str, Any]]:
+    """A way of marking and a camera condition drawn for ``seed`` (from their own generator: the garden and the
+    photo of ``seed`` stay those of :func:`synthetic_photo`): the phenomena of issue 8 mixed, each on part of the
+    photos, for measuring the scanner beyond the key's own way of marking."""
+    rng = random.Random(seed * 7919 + 1)
+    style = Style(
+        bubble=rng.choice(BUBBLE_MARKS),
+        bubble_pen=rng.choice(("pencil", "pencil", "blue", "black")),
+        brick_pen=rng.choice(("pencil", "pencil", "pencil", "blue", "black")),
+        flowers=rng.choice(("stamp", "stamp", "felt", "hatch")),
+        fields=rng.choice(("pencil", "felt")),
+        overflow_mm=rng.choice((0.0, 0.0, 1.0, 2.0, 4.0)),
+        over_bubble=rng.random() < 0.15,
+        ghosts=frozenset(e for e in range(len(EDGES)) if rng.random() < 0.04),
+    )
+    camera: dict[str, Any] = {}
+    if rng.random() < 0.2:
+        camera["glare"] = (rng.uniform(0.2, 0.8), rng.uniform(0.3, 0.8), rng.uniform(0.04, 0.1), rng.uniform(0.3, 0.8))
+    return style, camera
 
 
 # --------------------------------------------------------------------------- the camera
@@ -446,8 +598,15 @@ def photograph(
     dark: float | None = None,
     crop_corner: int | None = None,
     jpeg_quality: int | None = None,
+    glare: tuple[float, float, float, float] | None = None,
+    saturation: float | None = None,
 ) -> tuple[bytes, tuple[int, int]]:
-    """The page photographed on a table: perspective, rotation, light, shadow, blur, noise, JPEG."""
+    """The page photographed on a table: perspective, rotation, light, shadow, blur, noise, JPEG.
+
+    ``glare`` = (x, y, radius, strength): a bright spot centred at page fraction (x, y), its radius a fraction
+    of the page's width, washing the page toward white by ``strength`` (0-1) at its centre (clipped above ~0.6).
+    ``saturation`` scales the photo's colour (0: greyscale).
+    """
     # Any angle, though most people hold the camera roughly square to the sheet.
     angle = rng.uniform(0, 2 * math.pi) if rng.random() < 0.4 else rng.randrange(4) * math.pi / 2 + rng.uniform(-0.3, 0.3)
     # ...and turn the camera to the sheet's way (portrait sheet, portrait photo), mostly.
@@ -505,11 +664,21 @@ def photograph(
         light = light * (1.0 - shadow * rng.uniform(0.15, 0.4))
     cast = np.array([rng.uniform(0.88, 1.0), rng.uniform(0.92, 1.0), rng.uniform(0.8, 1.0)], np.float32)
     photo *= cv2.resize(light, (w, h), interpolation=cv2.INTER_LINEAR)[..., None] * cast[None, None, :]
+    if glare is not None:
+        gx, gy, radius, strength = glare
+        centre = cv2.perspectiveTransform(np.array([[[gx * pw, gy * ph]]], np.float32), matrix).reshape(2)
+        yy_f, xx_f = np.mgrid[0:h, 0:w].astype(np.float32)
+        r_px = radius * pw * scale
+        spot = np.exp(-((xx_f - centre[0]) ** 2 + (yy_f - centre[1]) ** 2) / (2 * r_px * r_px)) * np.float32(strength)
+        photo = photo + (300.0 - photo) * spot[..., None]
     sigma = rng.uniform(0.0, 1.1) if blur_px is None else blur_px
     if sigma > 0.3:
         photo = cv2.GaussianBlur(photo, (0, 0), sigma)
     photo += nprng.standard_normal(photo.shape, dtype=np.float32) * np.float32(rng.uniform(1.5, 5.0))
     out = np.clip(photo + 0.5, 0, 255).astype(np.uint8)
+    if saturation is not None:
+        grey = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB).astype(np.float32)
+        out = np.clip(grey + (out.astype(np.float32) - grey) * saturation + 0.5, 0, 255).astype(np.uint8)
     quality = rng.randint(60, 92) if jpeg_quality is None else jpeg_quality
     ok, data = cv2.imencode(".jpg", cv2.cvtColor(out, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     assert ok
@@ -523,17 +692,18 @@ def synthetic_photo(
     garden: Garden | None = None,
     use_pdf: bool = True,
     paper: str = "a4",
-    **camera: float | int | None,
+    style: Style | None = None,
+    **camera: Any,
 ) -> SyntheticPhoto:
-    """A photo of a random filled garden (``seed`` decides everything)."""
+    """A photo of a random filled garden (``seed`` decides everything), marked the key's way unless ``style`` says otherwise."""
     rng = random.Random(seed)
     starting = STANDARD_FIELDS if rng.random() < 0.6 else tuple(sorted(rng.sample(PLOTS, rng.randint(1, 4))))
     garden = garden or random_garden(rng, starting)
     mp = rng.uniform(*megapixels)
     px_per_mm = min(10.0, max(4.0, math.sqrt(mp * 1e6) / 297 * 1.4))
     page = blank_sheet(starting, px_per_mm=px_per_mm, paper=paper, use_pdf=use_pdf)
-    drawn = draw_garden(page, garden, rng, px_per_mm=px_per_mm, paper=paper, starting=starting)
-    jpeg, size = photograph(drawn, rng, megapixels=mp, **camera)  # type: ignore[arg-type]
+    drawn = draw_garden(page, garden, rng, px_per_mm=px_per_mm, paper=paper, starting=starting, style=style)
+    jpeg, size = photograph(drawn, rng, megapixels=mp, **camera)
     return SyntheticPhoto(jpeg, garden, starting, seed, size)
 
 
@@ -571,16 +741,23 @@ class Outcome:
     """Items read wrong with a confidence at or above the review threshold: the errors that must never happen."""
     flagged: int
     sheet_confidence: float
+    scored: tuple[tuple[str, float, bool], ...] = ()
+    """Every item read: (kind, confidence, whether it was right), for the calibration table."""
 
 
-def evaluate(seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), **camera: float | int | None) -> Outcome:
-    """Make the photo of ``seed``, read it, compare with the truth."""
+def evaluate(
+    seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), style: Style | None = None, mixed: bool = False, **camera: Any
+) -> Outcome:
+    """Make the photo of ``seed`` (with :func:`mixed_conditions` if ``mixed``), read it, compare with the truth."""
+    if mixed:
+        style, extra = mixed_conditions(seed)
+        camera = {**extra, **camera}
     import time
 
     from papillon.errors import ScanError
     from papillon.scan import read_photo
 
-    photo = synthetic_photo(seed, megapixels=megapixels, **camera)  # type: ignore[arg-type]
+    photo = synthetic_photo(seed, megapixels=megapixels, style=style, **camera)
     mp = photo.size[0] * photo.size[1] / 1e6
     start = time.perf_counter()
     try:
@@ -589,11 +766,14 @@ def evaluate(seed: int, *, megapixels: tuple[float, float] = (1.0, 3.0), **camer
         return Outcome(seed, mp, time.perf_counter() - start, str(error), 0, (), (), 0, 0.0)
     seconds = time.perf_counter() - start
     review = {r.item for r in result.review}
-    wrong, confident = [], []
+    wrong, confident, scored = [], [], []
     for reading, expected in zip(result.readings, truth(photo.garden), strict=True):
+        scored.append((reading.kind, reading.confidence, reading.value == expected))
         if reading.value != expected:
             note = f"{reading.item}: read {reading.value} ({reading.confidence:.2f}), truth {expected}"
             wrong.append(note)
             if reading.item not in review:
                 confident.append(note)
-    return Outcome(seed, mp, seconds, None, len(result.readings), tuple(wrong), tuple(confident), len(review), result.confidence)
+    return Outcome(
+        seed, mp, seconds, None, len(result.readings), tuple(wrong), tuple(confident), len(review), result.confidence, tuple(scored)
+    )

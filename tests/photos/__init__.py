@@ -1,0 +1,1 @@
+"""Photo generators for the scanner tests (not installed with papillon)."""
