@@ -50,7 +50,7 @@ def _photo(folder: Path) -> bool:
     try:
         import cv2  # noqa: F401
 
-        from papillon.scan.synth import synthetic_photo
+        from photos.synth import synthetic_photo
     except ImportError:
         return False
     (folder / "photo.jpg").write_bytes(synthetic_photo(10, megapixels=(2.0, 2.0)).jpeg)
