@@ -228,7 +228,7 @@ def test_ctrl_c_reports_the_games_every_variant_finished(runner, monkeypatch):
 def test_bad_input_is_one_line(runner):
     result = runner.invoke(main, ["balance", "--set", "scoring.enclsoed=1,2", "-n", "1"])
     assert result.exit_code == 2
-    assert result.stderr == ("main balance: error: --set scoring.enclsoed=1: scoring.enclsoed: unknown key (see 'main balance --help')\n")
+    assert result.stderr == ("main balance: error: --set scoring.enclsoed=1: scoring.enclsoed: unknown key; see 'main balance --help'\n")
     result = runner.invoke(main, ["balance", "-o", "report.pdf"])
     assert result.exit_code == 2 and "the report is HTML: name the file FILE.html" in result.stderr
 
