@@ -199,6 +199,8 @@ def _drawn_blank(layout: GardenLayout, payload: str, starting: tuple[Plot, ...],
     pen.cells(layout.qr, modules)
     pen.text(layout.id_text.x_mm, layout.id_text.y_mm, f"layout {layout.id}", 2.2, align="right")
     pen.line(layout.ruler.x1_mm, layout.ruler.y1_mm, layout.ruler.x2_mm, layout.ruler.y2_mm, "#2c3a2c", 0.4)
+    for dot in layout.registration:  # release 2's registration dots (release 1 has none)
+        pen.circle(dot, "#000000")
     pen.text(layout.note.x_mm, layout.note.y_mm, "Print at 100 %: this bar is 50 mm.", 2.6)
     pen.text(layout.footer.x_mm, layout.footer.y_mm, "papillon", 2.2, align="centre")
     return image
