@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papillon.edition import Edition, standard_edition
-from papillon.errors import PapillonError
+from papillon.errors import HistoryError
 from papillon.garden import Garden
 from papillon.notation import format_garden
 from papillon.score import CATEGORIES, CATEGORY_TITLES, score
@@ -54,10 +54,6 @@ SOURCES = ("play", "photo", "typed", "imported")
 BUSY_TIMEOUT_S = 30.0
 """How long a writer waits for another writer's transaction before giving up."""
 CSV_COLUMNS = ("date", "player", "total", *CATEGORIES, "source", "game", "seed", "players", "edition", "notation")
-
-
-class HistoryError(PapillonError, ValueError):
-    """A history file that cannot be opened, or an import that cannot be read."""
 
 
 # --------------------------------------------------------------------------- values

@@ -38,7 +38,7 @@ from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
-from papillon.errors import PapillonError
+from papillon.errors import SessionError
 from papillon.files import write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
@@ -47,10 +47,6 @@ GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
 NAME_MAX = 30
 """The longest player name."""
-
-
-class SessionError(PapillonError, ValueError):
-    """A game that cannot be started, found or resumed."""
 
 
 def data_dir() -> Path:

@@ -24,7 +24,6 @@ from click.core import ParameterSource
 
 from papillon.cli import EXIT_INTERRUPTED
 from papillon.cli.common import EDITION_FILE, edition_option
-from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
@@ -34,6 +33,7 @@ from papillon.errors import QUOTE_MAX, IllegalActionError, quote
 from papillon.files import MAX_LOG_BYTES, loads_json, read_text, write_atomic
 from papillon.grid import SIZE, plot_at
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid, player_name
+from papillon.report import Scored, breakdown
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',

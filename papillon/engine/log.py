@@ -40,21 +40,12 @@ from papillon.edition import Edition, earlier_standard_editions, edition_from_da
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
-from papillon.errors import EditionError, IllegalActionError, PapillonError
+from papillon.errors import EditionError, GameLogError, IllegalActionError
 from papillon.files import loads_json
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
-
-
-class GameLogError(PapillonError, ValueError):
-    """A game log that cannot be read or replayed (``line`` counts from 1)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.message = message
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line else message)
 
 
 def derive_seed(seed: int, *parts: object) -> int:
