@@ -93,6 +93,10 @@ class GameLogError(PapillonError, ValueError):
         super().__init__(f"line {line}: {message}" if line else message)
 
 
+class UnknownEditionError(GameLogError):
+    """A game log of an edition this papillon does not hold: the front end asks for the edition file it was played with."""
+
+
 class SimulationError(PapillonError, ValueError):
     """A run that cannot start: a bad bot name, too many games or workers, no cluster."""
 

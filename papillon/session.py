@@ -39,7 +39,7 @@ from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
-from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, quote
+from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
@@ -87,6 +87,8 @@ def read_log(path: str | Path, edition: Edition) -> GameLog:
     """The game log in ``path`` (bounded in size, a byte order mark dropped); SessionError naming the file if unusable."""
     try:
         log = parse_log(read_text(path, limit=MAX_LOG_BYTES), edition)
+    except UnknownEditionError as error:
+        raise SessionError(f"{path}: {error}") from error  # the cause tells a front end to ask for the edition file
     except GameLogError as error:
         raise SessionError(f"{path}: {error}") from None
     except OSError as error:

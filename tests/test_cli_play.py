@@ -443,3 +443,12 @@ def test_simulate_logs_that_cannot_be_written_are_a_usage_error(runner, tmp_path
     result = runner.invoke(main, ["simulate", "-n", "2", "--bot", "random", "--logs", "logs"])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert re.search(r"cannot write the game log logs/\d+\.jsonl: Permission denied; see", result.stderr)
+
+
+def test_a_log_of_an_unknown_edition_asks_for_its_edition_file(runner, tmp_path):
+    text = (GAMES / "v1/solo-random-seed11.jsonl").read_text(encoding="utf-8").replace("1bc5faf49f21", "0123456789ab", 1)
+    (tmp_path / "old.jsonl").write_text(text, encoding="utf-8")
+    for command in (["replay", "old.jsonl"], ["play", "--resume", "old.jsonl"]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.output
+        assert result.stderr.endswith("which this papillon does not hold: give the edition file it was played with (--edition FILE)\n")

@@ -28,7 +28,7 @@ from papillon.engine.bots import BOTS
 from papillon.engine.log import GameLog
 from papillon.engine.state import GameState, card_text, die_text
 from papillon.engine.tables import COLOUR_CODE
-from papillon.errors import HistoryError, IllegalActionError, SessionError, quote
+from papillon.errors import HistoryError, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import write_atomic
 from papillon.grid import SIZE, plot_at
 from papillon.history import History, record_played
@@ -253,7 +253,13 @@ def read_game_log(path: str | Path, edition: Edition) -> GameLog:
     try:
         return read_log(path, edition)
     except SessionError as error:
-        raise click.ClickException(str(error)) from None
+        raise log_problem(error) from None
+
+
+def log_problem(error: SessionError) -> click.ClickException:
+    """A game log that cannot be used, in one line; the option to give its edition where that is what it needs."""
+    hint = " (--edition FILE)" if isinstance(error.__cause__, UnknownEditionError) else ""
+    return click.ClickException(f"{error}{hint}")
 
 
 @click.command(name="play")
@@ -313,7 +319,7 @@ def command(
         try:
             session = PlaySession.open(resume, edition)
         except SessionError as error:
-            raise click.ClickException(str(error)) from None
+            raise log_problem(error) from None
         if save:
             session.path = Path(save)
         game = Terminal(session, ctx.meta.get(EDITION_FILE))
