@@ -21,7 +21,7 @@ game night, one per named player, and ranks them.
 >>> entry.apply("set A1 Q")
 Traceback (most recent call last):
 ...
-papillon.scoresheet.EntryError: A1: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)
+papillon.errors.EntryError: A1: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)
 """
 
 from __future__ import annotations
