@@ -280,7 +280,7 @@ def log_problem(error: SessionError) -> click.ClickException:
 @click.option(
     "--history",
     type=click.Path(dir_okay=False),
-    help="Personal-best history file [default: in $PAPILLON_DATA_DIR or the XDG data dir].",
+    help="Score history file (SQLite) [default: history.sqlite3 in $PAPILLON_DATA_DIR or the XDG data dir].",
 )
 @click.option(
     "--picture",
