@@ -74,3 +74,36 @@ class IllegalActionError(PapillonError, ValueError):
 
 class ScanError(PapillonError):
     """A photo that cannot be read as a papillon sheet."""
+
+
+class SessionError(PapillonError, ValueError):
+    """A game that cannot be started, found or resumed."""
+
+
+class HistoryError(PapillonError, ValueError):
+    """A history file that cannot be opened, or an import that cannot be read."""
+
+
+class GameLogError(PapillonError, ValueError):
+    """A game log that cannot be read or replayed (``line`` counts from 1)."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        self.message = message
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+class UnknownEditionError(GameLogError):
+    """A game log of an edition this papillon does not hold: the front end asks for the edition file it was played with."""
+
+
+class SimulationError(PapillonError, ValueError):
+    """A run that cannot start: a bad bot name, too many games or workers, no cluster."""
+
+
+class SheetSpecError(PapillonError, ValueError):
+    """A sheet definition file that is unreadable or has a bad key or value."""
+
+
+class EntryError(PapillonError, ValueError):
+    """An edit, a photo or a night that cannot be taken."""

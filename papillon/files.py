@@ -177,7 +177,7 @@ def write_atomic(path: str | Path, data: bytes | str, *, force: bool = True) -> 
             stream.write(payload)
         return
     if mode is not None and not force:
-        raise FileExistsError(f"{path} exists (use --force to overwrite it)")
+        raise FileExistsError(errno.EEXIST, "it exists", str(path))  # the front end says how to overwrite it
     if path.is_symlink():
         path = path.resolve()
     directory = path.parent if str(path.parent) else Path(".")

@@ -40,7 +40,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papillon.edition import Edition, standard_edition
-from papillon.errors import PapillonError
+from papillon.errors import HistoryError
+from papillon.files import MAX_LOG_BYTES, loads_json, read_text
 from papillon.garden import Garden
 from papillon.notation import format_garden
 from papillon.score import CATEGORIES, CATEGORY_TITLES, score
@@ -54,10 +55,6 @@ SOURCES = ("play", "photo", "typed", "imported")
 BUSY_TIMEOUT_S = 30.0
 """How long a writer waits for another writer's transaction before giving up."""
 CSV_COLUMNS = ("date", "player", "total", *CATEGORIES, "source", "game", "seed", "players", "edition", "notation")
-
-
-class HistoryError(PapillonError, ValueError):
-    """A history file that cannot be opened, or an import that cannot be read."""
 
 
 # --------------------------------------------------------------------------- values
@@ -332,13 +329,15 @@ class History:
         """Import the old personal-best file (``history.json``) once; the number of entries added (0 when done before)."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, limit=MAX_LOG_BYTES)
         except FileNotFoundError:
             return 0
         except OSError as error:
             raise HistoryError(f"{path}: cannot read it ({error.strerror or error})") from None
+        except UnicodeDecodeError:
+            raise HistoryError(f"{path}: not a papillon history (not UTF-8 text)") from None
         try:
-            data = json.loads(text)
+            data = loads_json(text)  # bounded: a hostile file (nested 10000 deep, a huge number) is one error
         except ValueError:
             raise HistoryError(f"{path}: not a papillon history (not JSON)") from None
         if not isinstance(data, dict) or data.get("format") != "papillon-history" or not isinstance(data.get("games"), list):

@@ -21,7 +21,7 @@ game night, one per named player, and ranks them.
 >>> entry.apply("set A1 Q")
 Traceback (most recent call last):
 ...
-papillon.scoresheet.EntryError: A1: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)
+papillon.errors.EntryError: A1: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)
 """
 
 from __future__ import annotations
@@ -33,10 +33,11 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.errors import PapillonError
+from papillon.errors import EntryError
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, Edge, Plot, parse_edge, parse_plot, plot_name
 from papillon.notation import format_garden
+from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
 
 if TYPE_CHECKING:
@@ -52,10 +53,6 @@ PHOTO_HINT = (
     "Hint: photograph the whole sheet from above, all four corner markers in view, in even light without glare; "
     "or tap the garden in instead."
 )
-
-
-class EntryError(PapillonError, ValueError):
-    """An edit, a photo or a night that cannot be taken."""
 
 
 @dataclass(frozen=True)
@@ -217,15 +214,6 @@ def check_photo(data: bytes) -> None:
 # --------------------------------------------------------------------------- a game night
 
 
-@dataclass(frozen=True)
-class Standing:
-    place: int
-    player: str
-    total: int | None
-    """None: no sheet yet."""
-    source: str = ""
-
-
 @dataclass
 class Night:
     """A game night: named players, each adding one finished sheet; mutable (a driver), guarded by its lock."""
@@ -259,11 +247,8 @@ class Night:
 
     def ranking(self) -> list[Standing]:
         """Best total first; ties share a place; players without a sheet last."""
-        totals = sorted(((e.card().total, p, e.source) for p, e in self.sheets.items()), key=lambda t: (-t[0], t[1].casefold()))
-        out: list[Standing] = []
-        for index, (total, player, source) in enumerate(totals):
-            place = out[-1].place if out and out[-1].total == total else index + 1
-            out.append(Standing(place, player, total, source))
+        by_name = sorted(((p, e.card().total, e.source) for p, e in self.sheets.items()), key=lambda t: t[0].casefold())
+        out = rank(by_name)  # the same ranking as ``papillon score``: ties share a place
         out += [Standing(0, p, None) for p in self.players if p not in self.sheets]
         return out
 

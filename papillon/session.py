@@ -10,8 +10,9 @@ user's data folder (:func:`data_dir`); :func:`list_games` lists them and
 (:func:`record_results`) in the score history in the same folder
 (:mod:`papillon.history`).
 
-The web app uses it; the terminal ``play`` command has the same logic in its
-own module for now and can adopt this one.
+The web app and the terminal ``play`` command both drive it; what a person
+types or clicks is matched to an action (:func:`match_choice`) and explained
+(:func:`explain_choices`) here, so both front ends say the same.
 
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
@@ -38,19 +39,15 @@ from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
-from papillon.errors import PapillonError
-from papillon.files import write_atomic
+from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
+from papillon.files import MAX_LOG_BYTES, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
+from papillon.notation import player_name
+from papillon.report import Standing, rank
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
-NAME_MAX = 30
-"""The longest player name."""
-
-
-class SessionError(PapillonError, ValueError):
-    """A game that cannot be started, found or resumed."""
 
 
 def data_dir() -> Path:
@@ -59,6 +56,51 @@ def data_dir() -> Path:
         return Path(os.environ["PAPILLON_DATA_DIR"])
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "papillon"
+
+
+def new_game_id(seed: int) -> str:
+    """A fresh game id: the seed and 8 random hex digits (a history records each game once by it)."""
+    return f"{seed}-{secrets.token_hex(4)}"
+
+
+def check_name(text: str) -> str:
+    """A person's name, trimmed; SessionError (one line) if it cannot be one.
+
+    The one check every front end uses: printable, no ``#`` (a ``.garden`` file reads the rest as a
+    comment), 1 to 60 characters (:func:`papillon.notation.player_name`).
+    """
+    try:
+        return player_name(text)
+    except ValueError as error:
+        raise SessionError(str(error)) from None
+
+
+def check_names(names: Sequence[str]) -> tuple[str, ...]:
+    """Every player's name checked by :func:`check_name`, and all different."""
+    checked = tuple(check_name(name) for name in names)
+    if len(set(checked)) != len(checked):
+        raise SessionError("each player needs a different name")
+    return checked
+
+
+def read_log(path: str | Path, edition: Edition) -> GameLog:
+    """The game log in ``path`` (bounded in size, a byte order mark dropped); SessionError naming the file if unusable."""
+    try:
+        log = parse_log(read_text(path, limit=MAX_LOG_BYTES), edition)
+    except UnknownEditionError as error:
+        raise SessionError(f"{path}: {error}") from error  # the cause tells a front end to ask for the edition file
+    except GameLogError as error:
+        raise SessionError(f"{path}: {error}") from None
+    except OSError as error:
+        raise SessionError(f"{path}: cannot read the game log ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"{path}: cannot read the game log (not UTF-8 text)") from None
+    for number, entry in enumerate(log.players, start=1):
+        try:
+            player_name(entry["name"])
+        except ValueError as error:  # hand-edited, or written before names were checked
+            raise SessionError(f"{path}: player {number}: {error}") from None
+    return log
 
 
 def games_dir(folder: str | Path | None = None) -> Path:
@@ -110,34 +152,69 @@ class PlaySession:
         edition_text: str | None = None,
     ) -> PlaySession:
         """A new game, played up to the first person's decision, and saved."""
-        names = [seat.name.strip() for seat in seats]
-        if any(not name or len(name) > NAME_MAX for name in names):
-            raise SessionError(f"each player needs a name of 1 to {NAME_MAX} characters")
-        if len(set(names)) != len(names):
-            raise SessionError("each player needs a different name")
         for seat in seats:
             if seat.bot is not None and seat.bot not in BOTS:
                 raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
         if edition_text is not None and edition is None:
             edition = edition_from_toml(edition_text, "the edition file")
+        seed = secrets.randbelow(10**9) if seed is None else seed
+        if not 0 <= seed < 10**12:
+            raise SessionError("the seed is a whole number from 0 to 999999999999")
+        directory = games_dir(folder)
+        directory.mkdir(parents=True, exist_ok=True)
+        game_id = new_game_id(seed)
+        session = cls.start(seed=seed, seats=seats, path=directory / f"{game_id}.jsonl", edition=edition, edition_text=edition_text)
+        if edition_text is not None:
+            write_atomic(session.path.with_suffix(".toml"), edition_text)
+        session.save()
+        return session
+
+    @classmethod
+    def start(
+        cls,
+        *,
+        seed: int,
+        seats: Sequence[Seat],
+        path: Path,
+        edition: Edition | None = None,
+        edition_text: str | None = None,
+    ) -> PlaySession:
+        """A new game saved to ``path`` (at the first round's end), played up to the first person's decision.
+
+        The names are checked by :func:`check_names`; SessionError for a bad name, bot or player count.
+        """
+        names = check_names([seat.name for seat in seats])
         edition = edition or standard_edition()
         most = edition.play.max_players  # the edition says how many pencils the box holds
         if not 1 <= len(seats) <= most:
             raise SessionError(f"a game has 1 to {most} players, got {len(seats)}")
-        seed = secrets.randbelow(10**9) if seed is None else seed
-        if not 0 <= seed < 10**12:
-            raise SessionError("the seed is a whole number from 0 to 999999999999")
-        agents: list[Bot | None] = [make_bot(s.bot) if s.bot else None for s in seats]
-        state = new_game(names, edition)
+        try:
+            agents: list[Bot | None] = [make_bot(s.bot) if s.bot else None for s in seats]
+        except ValueError as error:
+            raise SessionError(str(error)) from None
+        state = new_game(list(names), edition)
         log = GameLog(seed, edition, [{"name": n, "bot": s.bot} for n, s in zip(names, seats, strict=True)])
-        directory = games_dir(folder)
-        directory.mkdir(parents=True, exist_ok=True)
-        game_id = f"{seed}-{secrets.token_hex(4)}"
-        session = cls(game_id, state, log, agents, directory / f"{game_id}.jsonl", (state, 0), edition_text)
-        if edition_text is not None:
-            write_atomic(session.path.with_suffix(".toml"), edition_text)
+        game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(seed)
+        session = cls(game_id, state, log, agents, path, (state, 0), edition_text)
         session.advance()
-        session.save()
+        return session
+
+    @classmethod
+    def open(cls, path: str | Path, edition: Edition) -> PlaySession:
+        """A game saved in any file (the terminal's ``--resume FILE``), replayed from its log, played up to a person's decision.
+
+        SessionError, naming the file, when it cannot be read or replayed.
+        """
+        path = Path(path)
+        log = read_log(path, edition)
+        try:
+            state = replay(log)
+            agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
+        except ValueError as error:  # GameLogError is one
+            raise SessionError(f"{path}: {error}") from None
+        game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(log.seed)
+        session = cls(game_id, state, log, agents, path, (state, len(log.events)))
+        session.advance()
         return session
 
     @classmethod
@@ -195,6 +272,10 @@ class PlaySession:
         self._moved(state, after)
         return self.advance()
 
+    def choose(self, text: str) -> list[Move]:
+        """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
+        return self.act(match_choice(text, self.state.legal_actions()))
+
     def _moved(self, before: GameState, after: GameState) -> None:
         self.state = after
         if before.is_chance() or after.player != before.player or after.round != before.round:
@@ -223,6 +304,78 @@ class PlaySession:
 
     def summary(self) -> GameInfo:
         return GameInfo(self.id, self.log.seed, self.log.names, self.state.round, self.state.is_over(), _now())
+
+
+# --------------------------------------------------------------------------- choices
+
+
+def match_choice(text: str, legal: Sequence[str]) -> str:
+    """The action a person meant: a number, the action itself, or its object alone where only one action has it.
+
+    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``;
+    case does not matter.  Text that matches nothing comes back as it is (the engine says why it is not
+    allowed); IllegalActionError when it is a number out of range or matches several choices.
+
+    >>> match_choice("c1-b1", ("edge B1-C1", "edge B2-C2")), match_choice("2", ("skip", "plot C3"))
+    ('edge B1-C1', 'plot C3')
+    """
+    legal = tuple(legal)
+    words = " ".join(text.split())
+    if words.isascii() and words.isdigit():
+        if not 1 <= int(words) <= len(legal):
+            raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
+        return legal[int(words) - 1]
+    if words in legal:
+        return words
+    folded = words.casefold()
+    spellings = {folded, "-".join(reversed(folded.split("-")))}  # an edge either way round
+    exact = [a for a in legal if a.casefold() in spellings]
+    if len(exact) == 1:
+        return exact[0]
+    named = [a for a in legal if a.partition(" ")[2].casefold() in spellings]
+    if len(named) == 1:
+        return named[0]
+    if len(named) > 1:
+        options = " or ".join(f"{legal.index(a) + 1}. {a}" for a in named)
+        raise IllegalActionError(f"{quote(words)} could be {options}: type the number")
+    if len(words) > QUOTE_MAX:  # no choice is this long: say so without echoing a pasted page
+        raise IllegalActionError(f"{quote(words)} is not a choice ('?' explains them)")
+    return words
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A legal action explained: its number (from 1), what it does, and the score it leaves now."""
+
+    number: int
+    action: str
+    words: str
+    score: int
+    change: int
+    """The score after it minus the score now."""
+
+    @property
+    def outcome(self) -> str:
+        return f"→ score {self.score} ({self.change:+d})" if self.change else "→ score unchanged"
+
+
+def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
+    """Each legal action of the player to decide, explained (``only``: the one at that index)."""
+    legal = state.legal_actions()
+    player = state.player
+    now = state.score(player)
+    out = []
+    for i, action in enumerate(legal):
+        if only is not None and i != only:
+            continue
+        after = state.apply(action).score(player)
+        out.append(Choice(i + 1, action, state.describe(action), after, after - now))
+    return out
+
+
+def standings(state: GameState) -> list[Standing]:
+    """Every player's score now, the leader first (ties share a place, in seat order)."""
+    return rank((name, state.score(i), "") for i, name in enumerate(state.game.players))
 
 
 # --------------------------------------------------------------------------- saved games
@@ -295,16 +448,25 @@ def record_results(session: PlaySession, folder: str | Path | None = None) -> li
 
 
 __all__ = [
+    "Choice",
     "GameInfo",
     "Move",
     "PlaySession",
     "Result",
     "Seat",
     "SessionError",
+    "Standing",
+    "check_name",
+    "check_names",
     "data_dir",
+    "explain_choices",
     "games_dir",
     "history_path",
     "list_games",
+    "match_choice",
+    "new_game_id",
     "personal_best",
+    "read_log",
     "record_results",
+    "standings",
 ]

@@ -31,7 +31,7 @@ from typing import Any, Protocol
 from papillon.edition import Edition, edition_from_toml
 from papillon.engine.bots import BOTS, Bot, SearchBot, make_bot
 from papillon.engine.log import game_seed, play_game
-from papillon.errors import PapillonError
+from papillon.errors import SimulationError
 from papillon.score import CATEGORY_TITLES
 
 MAX_GAMES = 10**9
@@ -45,10 +45,6 @@ MAX_ROLLOUTS = 64
 
 IN_FLIGHT_PER_WORKER = 4
 """Batches submitted ahead per worker: enough to keep it busy, few enough to bound memory."""
-
-
-class SimulationError(PapillonError, ValueError):
-    """A run that cannot start: a bad bot name, too many games or workers, no cluster."""
 
 
 # --------------------------------------------------------------------------- bots by name

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from papillon.cli import main
 from papillon.engine import parse_log, play_game
 from papillon.engine.bots import make_bot
+from papillon.history import History
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "sheets" / "examples" / "notation-example.garden"
@@ -203,14 +204,15 @@ def test_4_deep_or_huge_json_in_a_log_is_one_line(runner, tmp_path, command, dam
 
 
 @pytest.mark.parametrize("text", ['{"games": ' + DEEP_JSON + "}", '{"games": [' + "7" * 5000 + "]}"])
-def test_4_a_hostile_history_file_is_kept_aside(runner, tmp_path, text):
+def test_4_a_hostile_old_history_file_is_left_alone(runner, tmp_path, text):
     history = tmp_path / "data" / "history.json"
     history.parent.mkdir()
     history.write_text(text)
     result = runner.invoke(main, ["play", "--seed", "5", "--picture", "none", "--name", "Ann"], input=ALWAYS_FIRST)
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
-    assert (tmp_path / "data" / "history.json.bad").read_text() == text
-    assert [g["player"] for g in json.loads(history.read_text())["games"]] == ["Ann"]
+    assert "Ann: first game recorded" in result.output
+    assert history.read_text() == text, "not imported, not changed"
+    assert [e.player for e in History(tmp_path / "data" / "history.sqlite3").entries()] == ["Ann"]
 
 
 @pytest.mark.parametrize(
@@ -412,13 +414,13 @@ def test_14_a_field_given_twice_is_refused(runner, command):
 def test_16_resuming_a_finished_game_records_nothing_again(runner, tmp_path):
     first = runner.invoke(main, ["play", "--seed", "5", "--save", "g.jsonl", "--name", "Ann"], input=ALWAYS_FIRST)
     assert first.exit_code == 0, first.output
-    history = tmp_path / "data" / "history.json"
-    recorded, log, picture = history.read_text(), (tmp_path / "g.jsonl").read_text(), tmp_path / "g-Ann.png"
+    history = tmp_path / "data" / "history.sqlite3"
+    recorded, log, picture = history.read_bytes(), (tmp_path / "g.jsonl").read_text(), tmp_path / "g-Ann.png"
     picture_time = picture.stat().st_mtime_ns
     again = runner.invoke(main, ["play", "--resume", "g.jsonl"], input=ALWAYS_FIRST)
     assert again.exit_code == 0, again.output
     assert "this game is over" in again.output and "Total" in again.output
-    assert history.read_text() == recorded and (tmp_path / "g.jsonl").read_text() == log
+    assert history.read_bytes() == recorded and (tmp_path / "g.jsonl").read_text() == log
     assert picture.stat().st_mtime_ns == picture_time
 
 

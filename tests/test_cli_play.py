@@ -16,6 +16,7 @@ from papillon.cli import main
 from papillon.cli.play import _STYLES, coloured_garden, file_part
 from papillon.engine import make_bot, parse_log, play_game, replay
 from papillon.grid import plot_at
+from papillon.history import History
 from papillon.notation import format_grid, parse
 
 GAMES = Path(__file__).parent / "games"
@@ -27,6 +28,11 @@ def runner(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPILLON_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
     return CliRunner()
+
+
+def recorded(tmp_path):
+    """What the score history of the test's data folder holds: (player, total, seed, source), oldest first."""
+    return [(e.player, e.total, e.seed, e.source) for e in History(tmp_path / "data" / "history.sqlite3").entries()]
 
 
 def play(runner, *args: str, input: str = ALWAYS_FIRST):
@@ -48,8 +54,7 @@ def test_a_whole_solo_game_from_the_keyboard(runner, tmp_path):
     final = replay(log)
     total = final.score(0)
     assert re.search(rf"Total +{total}\n", out)
-    history = json.loads((tmp_path / "data" / "history.json").read_text(encoding="utf-8"))
-    assert [(g["player"], g["total"], g["seed"]) for g in history["games"]] == [("Ann", total, 5)]
+    assert recorded(tmp_path) == [("Ann", total, 5, "play")]
     again = play(runner, "--seed", "5", "--save", "again.jsonl", "--name", "Ann")
     assert f"Ann: {total}; personal best {total}." in again.output
 
@@ -126,8 +131,7 @@ def test_hot_seat_with_bots(runner, tmp_path):
     assert "── greedy bot ── score now" in out
     assert "Bob: choose the starting field" in out
     assert "Ranking: " in out and "random bot" in out
-    history = json.loads((tmp_path / "data" / "history.json").read_text(encoding="utf-8"))
-    assert sorted(g["player"] for g in history["games"]) == ["Ann", "Bob"], "bots have no personal bests"
+    assert sorted(entry[0] for entry in recorded(tmp_path)) == ["Ann", "Bob"], "bots have no personal bests"
 
 
 def test_play_refuses_bad_options(runner):
@@ -258,12 +262,12 @@ def test_play_refuses_a_save_path_it_cannot_write_before_the_game(runner):
 
 
 def test_a_failing_autosave_is_one_line_and_exit_status_1(runner, tmp_path, monkeypatch):
-    import papillon.cli.play
+    import papillon.session
 
     def full_disk(path, data, **options):
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(papillon.cli.play, "write_atomic", full_disk)
+    monkeypatch.setattr(papillon.session, "write_atomic", full_disk)
     result = runner.invoke(main, ["play", "--seed", "5", "--save", "game.jsonl", "--picture", "none"], input=ALWAYS_FIRST)
     assert isinstance(result.exception, SystemExit) and result.exit_code == 1
     assert result.stderr.endswith(" play: error: cannot save the game to game.jsonl: No space left on device\n")
@@ -273,16 +277,16 @@ def test_a_failing_autosave_is_one_line_and_exit_status_1(runner, tmp_path, monk
 
 
 def test_a_failing_save_at_the_end_still_shows_the_result(runner, tmp_path, monkeypatch):
-    import papillon.cli.play
+    import papillon.session
 
-    real = papillon.cli.play.write_atomic
+    real = papillon.session.write_atomic
 
     def fails_once_over(path, data, **options):
         if '{"end":' in str(data):
             raise OSError(errno.EROFS, "Read-only file system")
         real(path, data, **options)
 
-    monkeypatch.setattr(papillon.cli.play, "write_atomic", fails_once_over)
+    monkeypatch.setattr(papillon.session, "write_atomic", fails_once_over)
     result = runner.invoke(main, ["play", "--seed", "5", "--save", "game.jsonl", "--picture", "none"], input=ALWAYS_FIRST)
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "The game is over." in result.output and "first game recorded" in result.output
@@ -302,41 +306,49 @@ def test_player_names_are_made_safe_for_file_names(runner, tmp_path):
 
 
 def test_a_picture_or_history_that_cannot_be_written_is_a_warning(runner, tmp_path):
-    args = ["--seed", "5", "--save", "game.jsonl", "--picture", "nowhere/final.png", "--history", "/proc/history.json"]
+    args = ["--seed", "5", "--save", "game.jsonl", "--picture", "nowhere/final.png", "--history", "/proc/history.sqlite3"]
     result = runner.invoke(main, ["play", *args], input=ALWAYS_FIRST)
     assert result.exit_code == 0 and result.exception is None
-    assert "Total" in result.output and "Player 1: first game recorded" in result.output
-    assert "could not write the history file /proc/history.json" in result.stderr
+    assert "Total" in result.output and "first game recorded" not in result.output
+    assert "(this game is not recorded in the history: the history /proc/history.sqlite3 cannot be opened: " in result.stderr
     if importlib.util.find_spec("papillon.render") is not None:
         assert "picture of Player 1's garden" in result.stderr
 
 
-def test_bad_history_entries_are_ignored_and_kept(runner, tmp_path):
+def test_the_history_flag_names_the_history_file(runner, tmp_path):
+    result = play(runner, "--seed", "5", "--save", "game.jsonl", "--history", "mine.sqlite3")
+    assert result.exit_code == 0 and "Player 1: first game recorded" in result.output
+    assert [(e.player, e.seed) for e in History(tmp_path / "mine.sqlite3").entries()] == [("Player 1", 5)]
+    assert not (tmp_path / "data").exists(), "nothing written to the default data folder"
+
+
+def test_an_old_personal_best_file_is_imported_once_and_left_as_it_was(runner, tmp_path):
     history = tmp_path / "data" / "history.json"
     history.parent.mkdir()
     games = [{"player": "Ann", "total": "40"}, "junk", {"player": "Ann", "total": 1}, {"player": "Ann", "total": True}]
-    history.write_text(json.dumps({"format": "papillon-history", "version": 1, "games": games}))
+    text = json.dumps({"format": "papillon-history", "version": 1, "games": games})
+    history.write_text(text)
     result = play(runner, "--seed", "5", "--save", "game.jsonl", "--name", "Ann")
     assert result.exit_code == 0 and result.exception is None, result.output
-    assert "ignoring 3 unreadable entries" in result.stderr
+    # Only {"player": "Ann", "total": 1} is a readable entry: the three others are skipped, as the old reader did.
     assert re.search(r"Ann: new personal best! \d+ \(previous best 1\)\.", result.output)
-    kept = json.loads(history.read_text(encoding="utf-8"))["games"]
-    assert kept[:4] == games and len(kept) == 5
+    assert recorded(tmp_path)[0][::3] == ("Ann", "imported") and recorded(tmp_path)[0][1] == 1
+    assert len(recorded(tmp_path)) == 2 and history.read_text() == text
+    again = play(runner, "--seed", "5", "--save", "again.jsonl", "--name", "Ann")
+    assert len(recorded(tmp_path)) == 3, "the old file is not imported a second time"
+    assert "previous best 1" not in again.output
 
 
 @pytest.mark.parametrize("text", ["not JSON at all", "[1, 2]", '{"games": 3}', "\xff"])
-def test_a_history_file_that_is_not_a_history_is_kept_aside(runner, tmp_path, text):
+def test_an_old_file_that_is_not_a_history_is_left_alone(runner, tmp_path, text):
     history = tmp_path / "data" / "history.json"
     history.parent.mkdir()
     history.write_bytes(text.encode("latin-1"))
-    (tmp_path / "data" / "history.json.bad").write_text("an older one")
     result = play(runner, "--seed", "5", "--save", "game.jsonl", "--name", "Ann")
     assert result.exit_code == 0 and result.exception is None, result.output
-    assert "Ann: first game recorded" in result.output
-    assert result.stderr.count("\n") == 1 and "is unreadable: kept it as" in result.stderr
-    assert (tmp_path / "data" / "history.json.bad1").read_bytes() == text.encode("latin-1")
-    assert (tmp_path / "data" / "history.json.bad").read_text() == "an older one"
-    assert [g["player"] for g in json.loads(history.read_text(encoding="utf-8"))["games"]] == ["Ann"]
+    assert "Ann: first game recorded" in result.output and result.stderr == ""
+    assert history.read_bytes() == text.encode("latin-1")
+    assert [entry[0] for entry in recorded(tmp_path)] == ["Ann"]
 
 
 def test_resume_refuses_options_of_a_new_game(runner, tmp_path):
@@ -431,3 +443,12 @@ def test_simulate_logs_that_cannot_be_written_are_a_usage_error(runner, tmp_path
     result = runner.invoke(main, ["simulate", "-n", "2", "--bot", "random", "--logs", "logs"])
     assert result.exit_code == 2 and isinstance(result.exception, SystemExit)
     assert re.search(r"cannot write the game log logs/\d+\.jsonl: Permission denied; see", result.stderr)
+
+
+def test_a_log_of_an_unknown_edition_asks_for_its_edition_file(runner, tmp_path):
+    text = (GAMES / "v1/solo-random-seed11.jsonl").read_text(encoding="utf-8").replace("1bc5faf49f21", "0123456789ab", 1)
+    (tmp_path / "old.jsonl").write_text(text, encoding="utf-8")
+    for command in (["replay", "old.jsonl"], ["play", "--resume", "old.jsonl"]):
+        result = runner.invoke(main, command)
+        assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.output
+        assert result.stderr.endswith("which this papillon does not hold: give the edition file it was played with (--edition FILE)\n")

@@ -49,7 +49,6 @@ def _photo(folder: Path) -> bool:
     """A photo of a filled sheet every reading of which is sure (tests/test_cli_score_photo.py uses it)."""
     try:
         import cv2  # noqa: F401
-
         from photos.synth import synthetic_photo
     except ImportError:
         return False

@@ -1,5 +1,6 @@
 """Atomic writes: all or nothing, and files with the user's usual permissions."""
 
+import errno
 import json
 import os
 import stat
@@ -27,8 +28,9 @@ def test_writes_text_and_bytes_and_follows_the_umask(tmp_path):
 def test_refuses_to_overwrite_without_force(tmp_path):
     target = tmp_path / "out.pdf"
     target.write_text("keep me")
-    with pytest.raises(FileExistsError, match="use --force"):
+    with pytest.raises(FileExistsError, match="it exists") as refused:  # the front end names its own option to overwrite
         write_atomic(target, "new", force=False)
+    assert refused.value.errno == errno.EEXIST and refused.value.filename == str(target)
     assert target.read_text() == "keep me"
     write_atomic(target, "new")
     assert target.read_text() == "new"

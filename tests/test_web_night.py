@@ -117,6 +117,7 @@ def test_paste_notation_then_save_in_the_history(client: TestClient, tmp_path: P
 def test_a_photo_read_then_corrected_scores_the_true_garden(client: TestClient, tmp_path: Path) -> None:
     pytest.importorskip("cv2")
     from photos.synth import synthetic_photo
+
     from papillon.score import score
 
     photo = synthetic_photo(1, megapixels=(1.5, 1.5), blur_px=0.0, dark=1.0)

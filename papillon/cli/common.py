@@ -240,7 +240,7 @@ def write_output(output: str, data: str | bytes, force: bool) -> None:
     """Write a command's output file atomically; an existing file without ``force`` is a usage error (2), a failed write exit 1."""
     try:
         write_atomic(output, data, force=force)
-    except FileExistsError as error:
-        raise click.UsageError(str(error)) from None
+    except FileExistsError:
+        raise click.UsageError(f"{output} exists (use --force to overwrite it)") from None
     except OSError as error:
         raise click.ClickException(f"cannot write {output}: {error.strerror or error}") from None

@@ -1,21 +1,20 @@
 """``papillon play``: Papillon Gardens in the terminal, hot-seat, with bots.
 
-The engine decides what is legal; this module only shows the sheets, reads
-choices and keeps the log.  The log *is* the save file: it is written
-atomically after every round, and ``--resume`` replays it and carries on.
+A thin terminal driver over :class:`papillon.session.PlaySession`, the play
+session the web app drives too: the session plays the bots, matches and
+explains choices, undoes, autosaves the log after every round (the log *is*
+the save file) and records results in the score history.  This module only
+draws the sheets as text, reads lines and turns errors into one line each.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import secrets
 import shlex
 import tempfile
 import textwrap
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,16 +23,18 @@ from click.core import ParameterSource
 
 from papillon.cli import EXIT_INTERRUPTED
 from papillon.cli.common import EDITION_FILE, edition_option
-from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
-from papillon.engine.bots import BOTS, Bot, make_bot
-from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
-from papillon.engine.state import GameState, card_text, die_text, new_game
+from papillon.engine.bots import BOTS
+from papillon.engine.log import GameLog
+from papillon.engine.state import GameState, card_text, die_text
 from papillon.engine.tables import COLOUR_CODE
-from papillon.errors import QUOTE_MAX, IllegalActionError, quote
-from papillon.files import MAX_LOG_BYTES, loads_json, read_text, write_atomic
+from papillon.errors import HistoryError, IllegalActionError, SessionError, UnknownEditionError, quote
+from papillon.files import write_atomic
 from papillon.grid import SIZE, plot_at
-from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid, player_name
+from papillon.history import History, record_played
+from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
+from papillon.report import Scored, breakdown
+from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, read_log, standings
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -55,14 +56,6 @@ _STYLES: dict[str, dict[str, Any]] = {
     "X": {"fg": "bright_black"},
     ".": {"dim": True},
 }
-
-
-def data_dir() -> Path:
-    """Where the personal-best history lives: $PAPILLON_DATA_DIR, else the XDG data dir."""
-    if os.environ.get("PAPILLON_DATA_DIR"):
-        return Path(os.environ["PAPILLON_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "papillon"
 
 
 def coloured_garden(state: GameState, player: int) -> str:
@@ -184,78 +177,41 @@ def choices(state: GameState) -> str:
     return heading + "\n".join("  " + "".join(item.ljust(width) for item in row).rstrip() for row in rows)
 
 
-def match_choice(text: str, legal: tuple[str, ...]) -> str:
-    """The action a person meant: a number, the action itself, or its object alone where only one action has it.
-
-    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``;
-    case does not matter.  Text that matches nothing comes back as it is (the engine says why it is not
-    allowed); IllegalActionError when it is a number out of range or matches several choices.
-    """
-    words = " ".join(text.split())
-    if words.isascii() and words.isdigit():
-        if not 1 <= int(words) <= len(legal):
-            raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
-        return legal[int(words) - 1]
-    if words in legal:
-        return words
-    folded = words.casefold()
-    spellings = {folded, "-".join(reversed(folded.split("-")))}  # an edge either way round
-    exact = [a for a in legal if a.casefold() in spellings]
-    if len(exact) == 1:
-        return exact[0]
-    named = [a for a in legal if a.partition(" ")[2].casefold() in spellings]
-    if len(named) == 1:
-        return named[0]
-    if len(named) > 1:
-        options = " or ".join(f"{legal.index(a) + 1}. {a}" for a in named)
-        raise IllegalActionError(f"{quote(words)} could be {options}: type the number")
-    if len(words) > QUOTE_MAX:  # no choice is this long: say so without echoing a pasted page
-        raise IllegalActionError(f"{quote(words)} is not a choice ('?' explains them)")
-    return words
+def explain_text(state: GameState, only: int | None = None) -> str:
+    """The choices explained (:func:`papillon.session.explain_choices`) as lines (``? N``: choice N only)."""
+    return "\n".join(wrap(f"  {c.number:>2}. ", [c.words, c.outcome]) for c in explain_choices(state, only))
 
 
-def explain_choices(state: GameState, only: int | None = None) -> str:
-    """Each choice: what it does and the score it leaves now (``? N``: choice N only)."""
-    legal = state.legal_actions()
-    player = state.player
-    now = state.score(player)
-    lines = []
-    for i, action in enumerate(legal):
-        if only is not None and i != only:
-            continue
-        after = state.apply(action).score(player)
-        scores = f"→ score {after} ({after - now:+d})" if after != now else "→ score unchanged"
-        lines.append(wrap(f"  {i + 1:>2}. ", [state.describe(action), scores]))
-    return "\n".join(lines)
-
-
-def scores_table(state: GameState) -> str:
+def scores_text(state: GameState) -> str:
     """Every player's score now, the leader first."""
-    totals = sorted(((state.score(i), name) for i, name in enumerate(state.game.players)), key=lambda t: -t[0])
-    width = max(len(name) for _, name in totals)
-    return "\n".join(f"  {name:<{width}}  {total:>3}" for total, name in totals)
+    table = standings(state)
+    width = max(len(s.player) for s in table)
+    return "\n".join(f"  {s.player:<{width}}  {s.total:>3}" for s in table)
 
 
 @dataclass
-class Session:
-    state: GameState
-    log: GameLog
-    agents: list[Bot | None]
-    save: Path
-    checkpoint: tuple[GameState, int]
+class Terminal:
+    """The terminal's side of a game: the library's play session and the ``--edition FILE`` for command hints."""
+
+    session: PlaySession
     edition_file: str | None = None
     """The ``--edition FILE`` the game is played with: replaying or resuming it needs the same."""
 
-    def autosave(self) -> None:
-        """Write the log to the save file; a failure is one line and exit status 1.
+    @property
+    def save(self) -> Path:
+        return self.session.path
 
-        The write is atomic, so a failed save leaves the previous one whole.
-        """
+    def autosave(self) -> None:
+        """Write the log to the save file; a failure is one line and exit status 1."""
         try:
-            write_atomic(self.save, self.log.text())
+            self.session.save()
         except OSError as error:
-            kept = " (the file there is left as it was)" if self.save.is_file() else ""
-            raise click.ClickException(f"cannot save the game to {self.save}: {error.strerror or error}{kept}") from None
+            raise self.save_failed(error) from None
+
+    def save_failed(self, error: OSError) -> click.ClickException:
+        # The write is atomic, so a failed save leaves the previous one whole.
+        kept = " (the file there is left as it was)" if self.save.is_file() else ""
+        return click.ClickException(f"cannot save the game to {self.save}: {error.strerror or error}{kept}")
 
     def hint(self, *words: str) -> str:
         """A papillon command line about this game, with its ``--edition FILE`` when it has one."""
@@ -263,13 +219,9 @@ class Session:
         return shlex.join(["papillon", *words, *edition])
 
 
-def _new_session(seed: int, humans: list[str], bots: list[str], edition: Edition, save: Path) -> Session:
-    names = humans + [f"{b} bot" if bots.count(b) == 1 else f"{b} bot {i + 1}" for i, b in enumerate(bots)]
-    agents: list[Bot | None] = [None] * len(humans) + [make_bot(b) for b in bots]
-    state = new_game(names, edition)
-    players = [{"name": n, "bot": (a.name if a else None)} for n, a in zip(names, agents, strict=True)]
-    log = GameLog(seed, edition, players)
-    return Session(state, log, agents, save, (state, 0))
+def bot_seats(bots: list[str]) -> list[Seat]:
+    """The bots' seats: ``greedy bot``, or ``greedy bot 2`` and ``greedy bot 3`` when there are several of one kind."""
+    return [Seat(f"{b} bot" if bots.count(b) == 1 else f"{b} bot {i + 1}", b) for i, b in enumerate(bots)]
 
 
 def _check_save(save: Path, force: bool, resume: str | None) -> None:
@@ -297,34 +249,17 @@ def _picture_path(ctx: click.Context, param: click.Parameter, value: str | None)
 
 
 def read_game_log(path: str | Path, edition: Edition) -> GameLog:
-    """The game log in ``path`` (bounded in size, a byte order mark dropped); one-line ClickException if unusable."""
+    """The game log in ``path`` (:func:`papillon.session.read_log`); one-line ClickException if unusable."""
     try:
-        log = parse_log(read_text(path, limit=MAX_LOG_BYTES), edition)
-    except GameLogError as error:
-        raise click.ClickException(f"{path}: {error}") from None
-    except OSError as error:
-        raise click.ClickException(f"{path}: cannot read the game log ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise click.ClickException(f"{path}: cannot read the game log (not UTF-8 text)") from None
-    for number, entry in enumerate(log.players, start=1):
-        try:
-            player_name(entry["name"])
-        except ValueError as error:  # hand-edited, or written before names were checked
-            raise click.ClickException(f"{path}: player {number}: {error}") from None
-    return log
+        return read_log(path, edition)
+    except SessionError as error:
+        raise log_problem(error) from None
 
 
-def _resume(path: Path, edition: Edition) -> Session:
-    log = read_game_log(path, edition)
-    try:
-        state = replay(log)
-    except GameLogError as error:
-        raise click.ClickException(f"{path}: {error}") from None
-    try:
-        agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
-    except ValueError as error:
-        raise click.ClickException(f"{path}: {error}") from None
-    return Session(state, log, agents, path, (state, len(log.events)))
+def log_problem(error: SessionError) -> click.ClickException:
+    """A game log that cannot be used, in one line; the option to give its edition where that is what it needs."""
+    hint = " (--edition FILE)" if isinstance(error.__cause__, UnknownEditionError) else ""
+    return click.ClickException(f"{error}{hint}")
 
 
 @click.command(name="play")
@@ -345,7 +280,7 @@ def _resume(path: Path, edition: Edition) -> Session:
 @click.option(
     "--history",
     type=click.Path(dir_okay=False),
-    help="Personal-best history file [default: in $PAPILLON_DATA_DIR or the XDG data dir].",
+    help="Score history file (SQLite) [default: history.sqlite3 in $PAPILLON_DATA_DIR or the XDG data dir].",
 )
 @click.option(
     "--picture",
@@ -381,14 +316,17 @@ def command(
         if given:
             raise click.UsageError(f"--resume carries on the saved game with its own players and seed: drop {', '.join(given)}")
         _check_save(Path(save or resume), force, resume)
-        session = _resume(Path(resume), edition)
+        try:
+            session = PlaySession.open(resume, edition)
+        except SessionError as error:
+            raise log_problem(error) from None
         if save:
-            session.save = Path(save)
-        session.edition_file = ctx.meta.get(EDITION_FILE)
+            session.path = Path(save)
+        game = Terminal(session, ctx.meta.get(EDITION_FILE))
         if session.state.is_over():
             # Already played to the end, recorded and drawn: show the result again, change nothing.
             click.echo(f"{resume}: this game is over (seed {session.log.seed}); its result:")
-            _show_result(session, color)
+            _show_result(game, color)
             return
         click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
     else:
@@ -401,49 +339,55 @@ def command(
         if len(names) > humans:
             raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
         try:
-            names = tuple(player_name(name) for name in names)
-        except ValueError as error:
+            names = tuple(check_name(name) for name in names)
+        except SessionError as error:
             raise click.BadParameter(str(error), param_hint="'--name'") from None
         seed = secrets.randbelow(10**9) if seed is None else seed
-        people = list(names) + [f"Player {i + 1}" for i in range(len(names), humans)]
-        if len(set(people)) != len(people):
-            raise click.UsageError("each player needs a different name")
+        people = [Seat(name) for name in names] + [Seat(f"Player {i + 1}") for i in range(len(names), humans)]
         target = Path(save or f"papillon-{seed}.jsonl")
+        try:
+            check_names([seat.name for seat in people])
+        except SessionError as error:
+            raise click.UsageError(str(error)) from None
         _check_save(target, force, None)
-        session = _new_session(seed, people, list(bots), edition, target)
-        session.edition_file = ctx.meta.get(EDITION_FILE)
-        click.echo(f"Papillon Gardens, seed {seed}. Saving to {session.save}. Type 'h' for help.")
+        try:
+            session = PlaySession.start(seed=seed, seats=people + bot_seats(list(bots)), path=target, edition=edition)
+        except SessionError as error:
+            raise click.UsageError(str(error)) from None
+        game = Terminal(session, ctx.meta.get(EDITION_FILE))
+        click.echo(f"Papillon Gardens, seed {seed}. Saving to {game.save}. Type 'h' for help.")
+    unsaved: click.ClickException | None = None
     try:
-        finished = _loop(session, color)
+        _moves(session.moves)
+        session.moves = []
+        finished = _loop(game, color)
     except (click.Abort, KeyboardInterrupt) as error:
-        session.autosave()
-        click.echo(f"\nSaved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
+        game.autosave()
+        click.echo(f"\nSaved to {game.save}; carry on with: {game.hint('play', '--resume', str(game.save))}")
         interrupted = isinstance(error, KeyboardInterrupt) or isinstance(error.__context__, KeyboardInterrupt)
         if interrupted:  # Ctrl-C: the shell's status for an interrupted command; the end of the input is a quit
             ctx.exit(EXIT_INTERRUPTED)
         return
+    except OSError as error:  # an autosave failed: mid-game that ends the game; at the end, show the result all the same
+        if not session.state.is_over():
+            raise game.save_failed(error) from None
+        unsaved, finished = game.save_failed(error), True
     if not finished:
         return
-    _end(session, history, picture, color)
+    _end(game, history, picture, color, unsaved)
 
 
-def _loop(session: Session, color: bool | None) -> bool:
-    """Play until the end (True) or until a person quits (False)."""
+def _moves(moves: list[Move]) -> None:
+    for move in moves:
+        click.echo(f"  {move.who}: {move.action}")
+
+
+def _loop(game: Terminal, color: bool | None) -> bool:
+    """Play until the end (True) or until a person quits (False); OSError when an autosave fails."""
+    session = game.session
     shown: GameState | None = None
     while not session.state.is_over():
         state = session.state
-        if state.is_chance() or session.agents[state.player] is not None:
-            before_round = state.round
-            mover = state.player
-            after = step(state, session.log, session.agents)
-            if mover >= 0:
-                click.echo(f"  {state.game.players[mover]}: {session.log.events[-1]['action']}")
-            if state.is_chance() or after.player != mover or after.round != before_round:
-                session.checkpoint = (after, len(session.log.events))
-            session.state = after
-            if after.round != before_round or after.is_over():
-                session.autosave()
-            continue
         if shown is not state:
             click.echo("", color=color)
             click.echo(view(state, state.player), color=color)
@@ -451,15 +395,15 @@ def _loop(session: Session, color: bool | None) -> bool:
             click.echo(choices(state))
             shown = state
         line = click.prompt("", prompt_suffix="> ", default="", show_default=False).strip()
-        if not _command(session, line, color):
+        if not _command(game, line, color):
             return False
     return True
 
 
-def _command(session: Session, line: str, color: bool | None) -> bool:
+def _command(game: Terminal, line: str, color: bool | None) -> bool:
     """Handle one line a person typed; False to quit."""
+    session = game.session
     state = session.state
-    legal = state.legal_actions()
     word, _, rest = line.partition(" ")
     if line in ("", "v"):
         click.echo(view(state, state.player), color=color)
@@ -471,17 +415,17 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
         return True
     if word == "?":
         number = rest.strip()
-        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(legal):
-            click.echo(explain_choices(state, int(number) - 1))
+        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(state.legal_actions()):
+            click.echo(explain_text(state, int(number) - 1))
         else:
-            click.echo(explain_choices(state))
+            click.echo(explain_text(state))
         return True
     if line in ("b", "breakdown"):
         garden = state.garden(state.player)
         click.echo(breakdown(Scored("Your garden now", garden, state.score_card(state.player)), width=WIDTH))
         return True
     if line in ("t", "scores"):
-        click.echo(scores_table(state))
+        click.echo(scores_text(state))
         return True
     if word in ("g", "look"):
         number = rest.strip()
@@ -494,70 +438,68 @@ def _command(session: Session, line: str, color: bool | None) -> bool:
             click.echo(f"  which garden? g 1 to g {len(state.boards)}")
         return True
     if line in ("u", "undo"):
-        previous, count = session.checkpoint
-        if count == len(session.log.events):
+        if session.undo():
+            click.echo("  undone: back to the start of your turn")
+        else:
             click.echo("  nothing to undo since the start of your turn")
-            return True
-        del session.log.events[count:]
-        session.state = previous
-        click.echo("  undone: back to the start of your turn")
         return True
     if line in ("s", "save"):
-        session.autosave()
-        click.echo(f"  saved to {session.save}")
+        game.autosave()
+        click.echo(f"  saved to {game.save}")
         return True
     if line in ("q", "quit"):
-        session.autosave()
-        click.echo(f"Saved to {session.save}; carry on with: {session.hint('play', '--resume', str(session.save))}")
+        game.autosave()
+        click.echo(f"Saved to {game.save}; carry on with: {game.hint('play', '--resume', str(game.save))}")
         return False
-    mover = state.player
     try:
-        action = match_choice(line, legal)
-        after = decide(state, session.log, action)
+        moves = session.choose(line)
     except IllegalActionError as error:
         click.echo(f"  {error}")
         return True
-    session.state = after
-    if after.player != mover or after.round != state.round:
-        session.checkpoint = (after, len(session.log.events))
-    if after.round != state.round or after.is_over():
-        session.autosave()
+    _moves(moves)
     return True
 
 
-def _show_result(session: Session, color: bool | None) -> None:
+def _show_result(game: Terminal, color: bool | None) -> None:
     """Every final garden with its breakdown, and the ranking."""
-    state = session.state
-    results = []
-    for i, name in enumerate(state.game.players):
-        garden = state.garden(i).with_meta(seed=str(session.log.seed))
+    state = game.session.state
+    for i in range(len(state.boards)):
+        garden = state.garden(i).with_meta(seed=str(game.session.log.seed))
         click.echo(coloured_garden(state, i), color=color)
         click.echo(breakdown(Scored("Final garden", garden, state.score_card(i)), width=WIDTH))
-        results.append((name, state.score(i)))
-    if len(results) > 1:
-        ranking = sorted(results, key=lambda r: -r[1])
-        click.echo(wrap("Ranking: ", [f"{name} {total}," for name, total in ranking[:-1]] + [f"{ranking[-1][0]} {ranking[-1][1]}"]))
+    if len(state.boards) > 1:
+        ranking = [f"{s.player} {s.total}" for s in standings(state)]
+        click.echo(wrap("Ranking: ", [f"{item}," for item in ranking[:-1]] + ranking[-1:]))
 
 
-def _end(session: Session, history: str | None, picture: str | None, color: bool | None) -> None:
+def _end(game: Terminal, history: str | None, picture: str | None, color: bool | None, unsaved: click.ClickException | None) -> None:
+    session = game.session
     state = session.state
-    session.log.finish(state)
-    try:
-        session.autosave()
-        unsaved = None
-    except click.ClickException as error:  # show the end of the game all the same, then fail
-        unsaved = error
     click.echo("\nThe game is over.\n")
-    _show_result(session, color)
+    _show_result(game, color)
     if unsaved is None:
-        click.echo(f"Game log: {session.save} ({session.hint('replay', str(session.save))})")
+        click.echo(f"Game log: {game.save} ({game.hint('replay', str(game.save))})")
     if picture != "none":
-        _picture(state, picture, session.save)
-    people = [i for i, agent in enumerate(session.agents) if agent is None]
+        _picture(state, picture, game.save)
+    people = [i for i in range(len(state.boards)) if session.is_person(i)]
     if people:
-        _record_history(Path(history) if history else data_dir() / "history.json", state, people, session.log.seed)
+        _record(session, people, history)
     if unsaved is not None:
         raise unsaved
+
+
+def _record(session: PlaySession, people: list[int], history: str | None) -> None:
+    """Record each person's result in the score history (:func:`papillon.history.record_played`) and say how it compares."""
+    try:
+        if history is None:
+            results = record_played(session.state, game=session.id, seed=session.log.seed, people=people)
+        else:
+            results = History(history).record_game(session.state, game=session.id, seed=session.log.seed, people=people)
+    except HistoryError as error:
+        click.echo(f"(this game is not recorded in the history: {error})", err=True)
+        return
+    for result in results:
+        click.echo(result.words())
 
 
 def _picture(state: GameState, picture: str | None, save: Path) -> None:
@@ -586,68 +528,3 @@ def _picture(state: GameState, picture: str | None, save: Path) -> None:
             click.echo(f"(could not draw the picture of {name}'s garden: {error})", err=True)
             return
         click.echo(f"Picture of {name}'s garden: {target}")
-
-
-def _read_history(path: Path) -> list[Any] | None:
-    """The games recorded in the history file, [] for none; None when it must be left alone.
-
-    A file that is not a papillon history is kept aside (``history.json.bad``), never overwritten.
-    """
-    try:
-        data = loads_json(read_text(path, limit=MAX_LOG_BYTES)) if path.exists() else {"games": []}
-    except OSError as error:
-        click.echo(f"(could not read the history file {path}: {error.strerror or error}; this game is not recorded)", err=True)
-        return None
-    except ValueError:  # not JSON, or not UTF-8
-        data = None
-    games = data.get("games") if isinstance(data, dict) else None
-    if isinstance(games, list):
-        return games
-    aside = path.with_name(f"{path.name}.bad")
-    for n in range(1, 1000):
-        if not aside.exists():
-            break
-        aside = path.with_name(f"{path.name}.bad{n}")
-    try:
-        path.rename(aside)
-    except OSError as error:
-        click.echo(
-            f"(the history file {path} is unreadable and cannot be moved aside: {error.strerror or error}; this game is not recorded)",
-            err=True,
-        )
-        return None
-    click.echo(f"(the history file {path} is unreadable: kept it as {aside} and started a new one)", err=True)
-    return []
-
-
-def _is_record(game: Any) -> bool:
-    total = game.get("total") if isinstance(game, dict) else None
-    return isinstance(game, dict) and isinstance(game.get("player"), str) and isinstance(total, int) and not isinstance(total, bool)
-
-
-def _record_history(path: Path, state: GameState, people: list[int], seed: int) -> None:
-    """Append each person's result to the history file and announce personal bests."""
-    games = _read_history(path)
-    if games is None:
-        return
-    bad = sum(1 for g in games if not _is_record(g))
-    if bad:  # kept in the file as they are, but no best comes from them
-        click.echo(f"(ignoring {bad} unreadable {'entry' if bad == 1 else 'entries'} of the history file {path})", err=True)
-    when = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    for i in people:
-        name = state.game.players[i]
-        total = state.score(i)
-        best = max((g["total"] for g in games if _is_record(g) and g["player"] == name), default=None)
-        record = {"player": name, "total": total, "seed": seed, "date": when, "edition": state.edition.name, "players": len(state.boards)}
-        games.append(record)
-        if best is None:
-            click.echo(f"{name}: first game recorded: {total}.")
-        elif total > best:
-            click.echo(f"{name}: new personal best! {total} (previous best {best}).")
-        else:
-            click.echo(f"{name}: {total}; personal best {best}.")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps({"format": "papillon-history", "version": 1, "games": games}, indent=1) + "\n")
-    except OSError as error:
-        click.echo(f"(could not write the history file {path}: {error.strerror or error})", err=True)

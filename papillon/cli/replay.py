@@ -8,11 +8,11 @@ import click
 
 from papillon.cli.common import edition_option
 from papillon.cli.play import read_game_log
-from papillon.cli.score import Scored, breakdown
 from papillon.edition import Edition
 from papillon.engine.log import GameLogError, replay
 from papillon.engine.state import GameState
 from papillon.notation import format_grid
+from papillon.report import Scored, breakdown
 
 
 @click.command(name="replay")

@@ -5,9 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-import textwrap
-from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 import click
@@ -25,21 +22,10 @@ from papillon.cli.common import (
 from papillon.edition import Edition
 from papillon.errors import ScanError
 from papillon.files import TooLargeError
-from papillon.garden import Garden
-from papillon.grid import Plot, plot_name
+from papillon.grid import plot_name
+from papillon.report import Scored, breakdown, ranking, to_json
 from papillon.scan import ScanResult, ScanReviewError, read_photo
-from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, score
-
-
-@dataclass(frozen=True)
-class Scored:
-    source: str
-    garden: Garden
-    card: ScoreCard
-
-    @property
-    def player(self) -> str:
-        return self.garden.metadata.get("player") or Path(self.source).stem
+from papillon.score import score
 
 
 @click.command(name="score")
@@ -187,73 +173,3 @@ def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> 
         write_output(str(path), render_garden(result.garden, score=result.card, edition=edition, fmt="png"), force=True)
         written.append(path)
     return written
-
-
-def to_json(result: Scored) -> dict[str, object]:
-    card = result.card
-    return {
-        "source": result.source,
-        "player": result.garden.metadata.get("player"),
-        "total": card.total,
-        "categories": dict(card.categories),
-        "details": card.details(),
-    }
-
-
-BREAKDOWN_WIDTH = 80
-"""Columns of the breakdown: a long explanation goes on under itself, never wrapped mid-word by the terminal."""
-
-
-def breakdown(result: Scored, width: int = BREAKDOWN_WIDTH) -> str:
-    """The per-garden table a player checks against the paper sheet."""
-    card = result.card
-    title = result.source + (f" — {result.garden.metadata['player']}" if "player" in result.garden.metadata else "")
-    lines = [title]
-    explain = _explanations(card)
-    for category in CATEGORIES:
-        head = f"  {CATEGORY_TITLES[category]:<17}{card.categories[category]:>4}   "
-        text = textwrap.wrap(explain[category], width - len(head), break_long_words=False, break_on_hyphens=False) or [""]
-        lines.append((head + text[0]).rstrip())
-        lines.extend(" " * len(head) + more for more in text[1:])
-    lines.append("  " + "─" * 21)
-    lines.append(f"  {'Total':<17}{card.total:>4}")
-    return "\n".join(lines) + "\n"
-
-
-def _explanations(card: ScoreCard) -> dict[str, str]:
-    def plots(ps: Iterable[Plot]) -> str:
-        return " ".join(plot_name(p) for p in sorted(ps))
-
-    patches = []
-    enclosed = []
-    for patch in card.patches:
-        name = f"{patch.colour} {'-'.join(plot_name(p) for p in sorted(patch.plots))}"
-        if patch.enclosure:
-            patches.append(f"{name} (enclosed)")
-            enclosed.append(f"{name} in the ring around {plots(patch.enclosure.plots)}")
-        else:
-            patches.append(f"{name} (open: {patch.why_open})")
-    features = [item.summary() for item in card.features]  # "Gazebo D2 8 (12 counted, max 8): ..."
-    feature_names = {item.code: item.name for item in card.features}
-    return {
-        "flowers": plots(card.flowers),
-        "patches": "; ".join(patches),
-        "enclosed": "; ".join(enclosed),
-        "butterflies": plots(card.butterflies),
-        "critters": ", ".join(f"{i.name} {plot_name(i.plot)} {i.points}" for i in card.critters),
-        "features": "; ".join(features),
-        "unique_features": ", ".join(feature_names[code] for code in card.unique_features),
-    }
-
-
-def ranking(scored: list[Scored]) -> str:
-    """A ranking table for a game night (ties share a place)."""
-    ordered = sorted(scored, key=lambda s: -s.card.total)
-    width = max(len(s.player) for s in ordered)
-    lines = ["Ranking"]
-    place = 0
-    for index, result in enumerate(ordered):
-        if index == 0 or result.card.total != ordered[index - 1].card.total:
-            place = index + 1
-        lines.append(f"  {place:>2}. {result.player:<{width}}  {result.card.total:>4}   {result.source}")
-    return "\n".join(lines)

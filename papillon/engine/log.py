@@ -40,21 +40,12 @@ from papillon.edition import Edition, earlier_standard_editions, edition_from_da
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
-from papillon.errors import EditionError, IllegalActionError, PapillonError
+from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError
 from papillon.files import loads_json
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
-
-
-class GameLogError(PapillonError, ValueError):
-    """A game log that cannot be read or replayed (``line`` counts from 1)."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        self.message = message
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line else message)
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -236,9 +227,9 @@ def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
     for candidate in (given, *earlier_standard_editions()):
         if candidate.fingerprint == fingerprint:
             return candidate
-    raise GameLogError(
+    raise UnknownEditionError(
         f"a version-1 log of the {_short_value(header.get('edition'))} edition (fingerprint {_short_value(fingerprint)}), "
-        f"which this papillon does not hold: pass the edition file it was played with as --edition FILE"
+        f"which this papillon does not hold: give the edition file it was played with"
     )
 
 

@@ -19,17 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from papillon.errors import PapillonError
+from papillon.errors import SheetSpecError
 from papillon.files import loads_toml, read_text
 from papillon.grid import Plot
 from papillon.layout import PAPERS_MM, parse_starting_fields
 
 SIDES = ("garden", "fill", "score")
 MAX_COPIES = 1000
-
-
-class SheetSpecError(PapillonError, ValueError):
-    """A sheet definition file that is unreadable or has a bad key or value."""
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from papillon.engine.state import GameState
-from papillon.grid import plot_name
 from papillon.render.svg import FillMarks, card_svg, die_svg, fill_svg, garden_svg, qr_svg, tile_svg
-from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard
+from papillon.report import Line, rank
+from papillon.report import lines as report_lines
+from papillon.score import ScoreCard
 from papillon.session import PlaySession, Result
 from papillon.table import Table
 
@@ -123,22 +124,9 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
     }
 
 
-def explain(card: ScoreCard) -> list[dict[str, Any]]:
-    """Each category's points and which plots earned them."""
-
-    def plots(ps: Any) -> str:
-        return " ".join(plot_name(p) for p in sorted(ps))
-
-    words = {
-        "flowers": plots(card.flowers),
-        "patches": "; ".join(f"{p.colour} {'-'.join(plot_name(q) for q in sorted(p.plots))}" for p in card.patches),
-        "enclosed": "; ".join(f"{p.colour} {'-'.join(plot_name(q) for q in sorted(p.plots))}" for p in card.patches if p.enclosure),
-        "butterflies": plots(card.butterflies),
-        "critters": ", ".join(f"{i.name} {plot_name(i.plot)} {i.points}" for i in card.critters),
-        "features": "; ".join(f"{i.name} {plot_name(i.plot)} {i.points}" for i in card.features),
-        "unique_features": ", ".join(sorted({i.name for i in card.features if i.code in card.unique_features})),
-    }
-    return [{"title": CATEGORY_TITLES[c], "points": card.categories[c], "words": words[c]} for c in CATEGORIES]
+def explain(card: ScoreCard) -> list[Line]:
+    """Each category's points and which plots earned them: the same words as ``papillon score``."""
+    return report_lines(card)
 
 
 def end_view(session: PlaySession, results: list[Result]) -> dict[str, Any]:
@@ -160,7 +148,8 @@ def end_view(session: PlaySession, results: list[Result]) -> dict[str, Any]:
                 ),
             }
         )
-    ranking = sorted(players, key=lambda p: -int(p["total"]))
+    standings = rank((str(p["name"]), int(p["total"]), "") for p in players)
+    ranking = [{"name": s.player, "total": s.total, "place": s.place} for s in standings]
     return {"session": session, "players": players, "ranking": ranking, "results": [r.words() for r in results]}
 
 

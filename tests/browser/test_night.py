@@ -69,6 +69,7 @@ def test_tap_in_a_hand_checked_garden(server: Any, phone: Any) -> None:
 def test_a_photo_read_then_corrected(server: Any, phone: Any) -> None:
     pytest.importorskip("cv2")
     from photos.synth import synthetic_photo
+
     from papillon.score import score
 
     photo = synthetic_photo(1, megapixels=(1.5, 1.5), blur_px=0.0, dark=1.0)
