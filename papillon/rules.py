@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
 from papillon.geometry import Enclosure, enclosures
-from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, edge_between, on_border
+from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, SIZE, edge_between, on_border, plot_col, plot_row
 
 EMPTY = "."
 FIELD = "F"
@@ -108,23 +108,52 @@ class Face(NamedTuple):
 
 
 def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
-    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask)."""
-    seen = 0
+    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask).
+
+    Groups come in the order of their first plot.  The fill works on whole bit masks (a few shifts
+    per step, not one test per neighbour): bricks only decide which plots may pass right or down.
+    """
+    colours: dict[str, int] = {}
+    for p, code in enumerate(cells):
+        if code in FLOWER_CODES:
+            colours[code] = colours.get(code, 0) | 1 << p
+    if not colours:
+        return []
+    right, down = open_moves(bricks)
     groups = []
-    neighbour_edges = NEIGHBOUR_EDGES
-    for start, colour in enumerate(cells):
-        if seen >> start & 1 or colour not in FLOWER_CODES:
-            continue
-        group = 1 << start
-        stack = [start]
-        while stack:
-            for q, edge in neighbour_edges[stack.pop()]:
-                if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
-                    group |= 1 << q
-                    stack.append(q)
-        seen |= group
-        groups.append((colour, group))
+    for colour, remaining in colours.items():
+        while remaining:
+            group = remaining & -remaining
+            while True:
+                grown = (group | (group & right) << 1 | (group >> 1) & right | (group & down) << SIZE | (group >> SIZE) & down) & remaining
+                if grown == group:
+                    break
+                group = grown
+            remaining ^= group
+            groups.append((colour, group))
+    groups.sort(key=lambda g: g[1] & -g[1])
     return groups
+
+
+OPEN_RIGHT = sum(1 << p for p in PLOTS if plot_col(p) < SIZE - 1)
+OPEN_DOWN = sum(1 << p for p in PLOTS if plot_row(p) < SIZE - 1)
+EDGE_LOW_BIT: tuple[tuple[bool, int], ...] = tuple((e.b - e.a == 1, 1 << min(e.a, e.b)) for e in EDGES)
+"""For each edge: whether it parts a plot from its right neighbour (else from the one below), and the bit of its upper-left plot."""
+
+
+@lru_cache(maxsize=1 << 12)
+def open_moves(bricks: int) -> tuple[int, int]:
+    """Plots a fill may leave rightwards, and downwards, under ``bricks`` (memoised by brick set)."""
+    right, down = OPEN_RIGHT, OPEN_DOWN
+    while bricks:
+        low = bricks & -bricks
+        horizontal, bit = EDGE_LOW_BIT[low.bit_length() - 1]
+        if horizontal:
+            right &= ~bit
+        else:
+            down &= ~bit
+        bricks ^= low
+    return right, down
 
 
 def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[str, int]]:
