@@ -14,6 +14,7 @@ set: a game draws few brick sets, and scores its gardens many times.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
@@ -226,13 +227,8 @@ def count_for_feature(
     neighbours = tables.neighbours[code][plot]
     want = _COLOUR_CODE[rule.colour] if rule.colour else None
     count = rule.count
-
-    def flower_ok(c: str) -> bool:
-        return c in FLOWER_CODES and (want is None or c == want)
-
-    def plots(where: tuple[int, ...], ok: object) -> tuple[tuple[str, int], ...]:
-        test = ok if callable(ok) else None
-        return tuple((cells[q], 1 << q) for q in where if test is None or test(cells[q]))
+    # Bound methods, not closures: this runs for every feature of every garden a bot weighs.
+    flower_ok = FLOWER_CODES.__contains__ if want is None else want.__eq__
 
     if count == "distinct_adjacent":
         kinds: dict[str, int] = {}
@@ -242,13 +238,13 @@ def count_for_feature(
                 kinds[c] = 1 << q
         return tuple(kinds.items())
     if count == "adjacent_critters":
-        return plots(neighbours, tables.critter_points.__contains__)
+        return _matching(cells, neighbours, tables.critter_points.__contains__)
     if count == "adjacent_flowers":
-        return plots(neighbours, flower_ok)
+        return _matching(cells, neighbours, flower_ok)
     if count == "adjacent_fields":
-        return plots(neighbours, is_field)
+        return _matching(cells, neighbours, is_field)
     if count == "adjacent_brambles":
-        return plots(neighbours, BRAMBLE.__eq__)
+        return _matching(cells, neighbours, BRAMBLE.__eq__)
     if count == "adjacent_butterflies":
         return tuple(("butterfly", 1 << q) for q in neighbours if butterflies >> q & 1)
     if count == "patch_colours":
@@ -259,7 +255,7 @@ def count_for_feature(
     if count == "flowers_with_butterfly":
         return tuple((cells[p], 1 << p) for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p]))
     if count == "flowers":
-        return plots(PLOTS, flower_ok)
+        return _matching(cells, PLOTS, flower_ok)
     if count == "patches":
         return tuple((p.colour, p.plots) for p in found if want is None or p.colour == want)
     if count == "enclosed_patches":
@@ -267,10 +263,15 @@ def count_for_feature(
     if count == "butterflies":
         return tuple(("butterfly", 1 << p) for p in PLOTS if butterflies >> p & 1)
     if count == "brambles":
-        return plots(PLOTS, BRAMBLE.__eq__)
+        return _matching(cells, PLOTS, BRAMBLE.__eq__)
     if count == "fields":
-        return plots(PLOTS, is_field)
+        return _matching(cells, PLOTS, is_field)
     raise AssertionError(f"edition loader let through an unknown count {count!r}")
+
+
+def _matching(cells: tuple[str, ...], where: Iterable[int], ok: Callable[[str], bool]) -> tuple[tuple[str, int], ...]:
+    """(code, plot bit) of the plots of ``where`` whose code passes ``ok``."""
+    return tuple((cells[q], 1 << q) for q in where if ok(cells[q]))
 
 
 _COLOUR_CODE = {name: code for code, name in COLOURS.items()}
