@@ -112,10 +112,9 @@ class Face(NamedTuple):
 def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
     """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask).
 
-    Groups come in the order of their first plot.  The fill works on whole bit masks (a few shifts
-    per step, not one test per neighbour): bricks only decide which plots may pass right or down.
+    Groups come in the order of their first plot.
     """
-    colours: dict[str, int] = {}
+    colours = []
     for colour in FLOWER_ORDER:  # count and index run in C: one Python step per flower, not per plot
         count = cells.count(colour)
         if count:
@@ -123,12 +122,21 @@ def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
             for _ in range(count):
                 p = cells.index(colour, p + 1)
                 mask |= 1 << p
-            colours[colour] = mask
-    if not colours:
-        return []
+            colours.append((colour, mask))
+    return list(_fill(tuple(colours), bricks)) if colours else []
+
+
+@lru_cache(maxsize=1 << 14)
+def _fill(colours: tuple[tuple[str, int], ...], bricks: int) -> tuple[tuple[str, int], ...]:
+    """The groups of :func:`flower_groups` from each colour's plot mask (memoised: a bot's choices
+    mostly leave the flowers as they were).
+
+    The fill works on whole bit masks (a few shifts per step, not one test per neighbour):
+    bricks only decide which plots may pass right or down.
+    """
     right, down = open_moves(bricks)
     groups = []
-    for colour, remaining in colours.items():
+    for colour, remaining in colours:
         while remaining:
             group = remaining & -remaining
             while True:
@@ -139,7 +147,7 @@ def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
             remaining ^= group
             groups.append((colour, group))
     groups.sort(key=lambda g: g[1] & -g[1])
-    return groups
+    return tuple(groups)
 
 
 OPEN_RIGHT = sum(1 << p for p in PLOTS if plot_col(p) < SIZE - 1)
