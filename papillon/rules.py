@@ -21,13 +21,12 @@ from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
 from papillon.geometry import Enclosure, closes_ring, enclosures
-from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, SIZE, edge_between, on_border, plot_col, plot_row
+from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, edge_between, on_border
 
 EMPTY = "."
 FIELD = "F"
 BRAMBLE = "X"
 FLOWER_CODES = frozenset(COLOURS)
-FLOWER_ORDER = tuple(COLOURS)
 
 CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
 """The scoring categories of RULES.md §3, in score-pad order."""
@@ -110,65 +109,23 @@ class Face(NamedTuple):
 
 
 def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
-    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask).
-
-    Groups come in the order of their first plot.
-    """
-    colours = []
-    for colour in FLOWER_ORDER:  # count and index run in C: one Python step per flower, not per plot
-        count = cells.count(colour)
-        if count:
-            mask, p = 0, -1
-            for _ in range(count):
-                p = cells.index(colour, p + 1)
-                mask |= 1 << p
-            colours.append((colour, mask))
-    return list(_fill(tuple(colours), bricks)) if colours else []
-
-
-@lru_cache(maxsize=1 << 14)
-def _fill(colours: tuple[tuple[str, int], ...], bricks: int) -> tuple[tuple[str, int], ...]:
-    """The groups of :func:`flower_groups` from each colour's plot mask (memoised: a bot's choices
-    mostly leave the flowers as they were).
-
-    The fill works on whole bit masks (a few shifts per step, not one test per neighbour):
-    bricks only decide which plots may pass right or down.
-    """
-    right, down = open_moves(bricks)
+    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask)."""
+    seen = 0
     groups = []
-    for colour, remaining in colours:
-        while remaining:
-            group = remaining & -remaining
-            while True:
-                grown = (group | (group & right) << 1 | (group >> 1) & right | (group & down) << SIZE | (group >> SIZE) & down) & remaining
-                if grown == group:
-                    break
-                group = grown
-            remaining ^= group
-            groups.append((colour, group))
-    groups.sort(key=lambda g: g[1] & -g[1])
-    return tuple(groups)
-
-
-OPEN_RIGHT = sum(1 << p for p in PLOTS if plot_col(p) < SIZE - 1)
-OPEN_DOWN = sum(1 << p for p in PLOTS if plot_row(p) < SIZE - 1)
-EDGE_LOW_BIT: tuple[tuple[bool, int], ...] = tuple((e.b - e.a == 1, 1 << min(e.a, e.b)) for e in EDGES)
-"""For each edge: whether it parts a plot from its right neighbour (else from the one below), and the bit of its upper-left plot."""
-
-
-@lru_cache(maxsize=1 << 12)
-def open_moves(bricks: int) -> tuple[int, int]:
-    """Plots a fill may leave rightwards, and downwards, under ``bricks`` (memoised by brick set)."""
-    right, down = OPEN_RIGHT, OPEN_DOWN
-    while bricks:
-        low = bricks & -bricks
-        horizontal, bit = EDGE_LOW_BIT[low.bit_length() - 1]
-        if horizontal:
-            right &= ~bit
-        else:
-            down &= ~bit
-        bricks ^= low
-    return right, down
+    neighbour_edges = NEIGHBOUR_EDGES
+    for start, colour in enumerate(cells):
+        if seen >> start & 1 or colour not in FLOWER_CODES:
+            continue
+        group = 1 << start
+        stack = [start]
+        while stack:
+            for q, edge in neighbour_edges[stack.pop()]:
+                if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
+                    group |= 1 << q
+                    stack.append(q)
+        seen |= group
+        groups.append((colour, group))
+    return groups
 
 
 def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[str, int]]:
