@@ -31,8 +31,9 @@ ROOT = Path(__file__).resolve().parent.parent
 MAIN_WHEN_FILED = "61d302c"
 """main when issue 10 was filed: the speed goal is measured against it."""
 
-CODES = [".", "R", "B", "Y", "P", "X", "F", "lb", "bb", "hh", "po", "sh", "bf", "bh", "tr", "fp", "ha", "gz"]
-WEIGHTS = [4, 5, 5, 5, 5, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+CODES = [".", "R", "B", "Y", "P", "X", "F", "lb", "bb", "hh", "po", "sh", "bf", "tr", "fp", "ha", "gz"]
+WEIGHTS = [4, 5, 5, 5, 5, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+"""Codes both trees accept: the Birdhouse (``bh``) left the standard edition after main was measured."""
 
 
 def random_garden(rng: random.Random) -> Garden:
@@ -83,8 +84,10 @@ def compare(trees: dict[str, Path], args: list[str], rounds: int) -> dict[str, t
             old = best.get(name, (float("inf"), float("inf")))
             best[name] = (min(old[0], wall), min(old[1], cpu))
             outputs[name] = out
-    if len(set(outputs.values())) != 1:
-        raise SystemExit("the two trees printed different scores")
+    # Not the same scores: the rules changed after main was measured (feature scoring), so each tree
+    # only has to score every garden, one JSON line each; tests/ check that the scores are right.
+    if {out.count(b"\n") for out in outputs.values()} != {len(args) - 2}:
+        raise SystemExit("a tree did not print one line per garden")
     return best
 
 

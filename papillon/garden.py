@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.grid import EDGES, PLOTS, SYMMETRIES, Edge, Plot, parse_edge, plot_name, transform_edge
+from papillon.grid import EDGES, PLOT_NAMES, PLOTS, SYMMETRIES, Edge, Plot, parse_edge, transform_edge
 
 if TYPE_CHECKING:
     from papillon.score import ScoreCard
@@ -40,6 +40,11 @@ class Cell:
     ground: Ground
     colour: str | None = None
     occupant: str | None = None
+    code: str = field(init=False, repr=False, compare=False)
+    """The notation code of this cell (``'?'`` for an impossible cell), stored: scoring reads it for every plot."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "code", self._code())
 
     @staticmethod
     @cache
@@ -57,9 +62,7 @@ class Cell:
             return Cell(Ground.FIELD, occupant=code)
         raise ValueError(f"not a plot code: {code!r}")
 
-    @property
-    def code(self) -> str:
-        """The notation code of this cell (``'?'`` for an impossible cell)."""
+    def _code(self) -> str:
         if self.ground is Ground.FLOWER:
             return _COLOUR_CODES.get(self.colour or "", "?")
         if self.ground is Ground.FIELD and self.occupant:
@@ -106,16 +109,21 @@ class Garden:
     meta: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.cells) != len(PLOTS) or not all(isinstance(c, Cell) for c in self.cells):
+        # Every garden read passes here: the common case (exact types) is checked with set operations.
+        cells, bricks, butterflies = self.cells, self.bricks, self.butterflies
+        if len(cells) != len(PLOTS) or not (set(map(type, cells)) <= _CELL_TYPE or all(isinstance(c, Cell) for c in cells)):
             raise ValueError(f"a garden has {len(PLOTS)} cells")
-        if not all(isinstance(e, Edge) and e in _EDGE_SET for e in self.bricks):
+        if not (set(map(type, bricks)) <= _EDGE_TYPE or all(isinstance(e, Edge) for e in bricks)) or not _EDGE_SET.issuperset(bricks):
             raise ValueError("bricks must be interior edges of the garden")
-        if not all(isinstance(p, int) and 0 <= p < len(PLOTS) for p in self.butterflies):
+        if not (set(map(type, butterflies)) <= _INT_TYPE or all(isinstance(p, int) for p in butterflies)) or not _PLOT_SET.issuperset(
+            butterflies
+        ):
             raise ValueError("butterflies must be plots 0..24")
-        for key, value in self.meta:
-            _check_meta(key, value)
-        if len({key for key, _ in self.meta}) != len(self.meta):
-            raise ValueError("metadata keys must be different")
+        if self.meta:
+            for key, value in self.meta:
+                _check_meta(key, value)
+            if len({key for key, _ in self.meta}) != len(self.meta):
+                raise ValueError("metadata keys must be different")
 
     # -- named constructors -------------------------------------------------
 
@@ -247,8 +255,10 @@ class Garden:
         edition = edition or standard_edition()
         found = []
         for plot, cell in enumerate(self.cells):
-            where = plot_name(plot)
             occupant = cell.occupant
+            if occupant is None and cell.code != "?" and (cell.colour is None or cell.ground is Ground.FLOWER):
+                continue  # most plots: a plain cell, nothing to report
+            where = PLOT_NAMES[plot]
             if cell.is_flower and cell.colour not in _COLOUR_CODES:
                 found.append(Problem("flower_colour", plot, f"{where}: a flower needs one of the colours {', '.join(COLOURS.values())}"))
             if not cell.is_flower and cell.colour is not None:
@@ -270,6 +280,8 @@ class Garden:
 
 
 _EDGE_SET = frozenset(EDGES)
+_PLOT_SET = frozenset(PLOTS)
+_CELL_TYPE, _EDGE_TYPE, _INT_TYPE = {Cell}, {Edge}, {int}
 
 
 class Problem(str):

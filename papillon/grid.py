@@ -50,6 +50,10 @@ def plot_name(plot: Plot) -> str:
     return COLUMNS[plot % SIZE] + ROWS[plot // SIZE]
 
 
+PLOT_NAMES: tuple[str, ...] = tuple(plot_name(p) for p in PLOTS)
+"""``PLOT_NAMES[p] == plot_name(p)``, for code that names every plot of many gardens."""
+
+
 def parse_plot(text: str) -> Plot:
     """The plot named ``text`` (``'c3'`` is accepted as ``C3``).
 

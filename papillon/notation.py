@@ -496,6 +496,7 @@ _ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"[^ |]{1,3}")
 _SLOTS = {cell_column(col): col for col in range(SIZE)}
 _RIGHT = [[Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1)] for row in range(SIZE)]
 _LABELS = [f"{row + 1}" for row in range(SIZE)]
+_RUN = re.compile("-+")
 
 
 def _parse_fast(text: str, edition: Edition) -> Garden | None:
@@ -531,14 +532,15 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
         match = _ROW.fullmatch(line, ROW_LABEL_END)
         if not match or line[:ROW_LABEL_END].strip(" ") != _LABELS[row]:
             return None
-        codes += (word for word in line[ROW_LABEL_END:].split(" ") if word and word != "|")
-        bricks += (edge for edge, mark in zip(_RIGHT[row], match.groups(), strict=True) if mark == "|")
+        codes += [word for word in line[ROW_LABEL_END:].split(" ") if word and word != "|"]
+        if "|" in line:
+            bricks += [edge for edge, mark in zip(_RIGHT[row], match.groups(), strict=True) if mark == "|"]
         index += 1
         if index < len(lines) and lines[index].lstrip(" ")[:1] in ("-", "+"):
             line = lines[index]
             if row == SIZE - 1 or line.strip(" -") or line[:ROW_LABEL_END].strip(" ").isdigit():
                 return None
-            for run in re.finditer("-+", line):
+            for run in _RUN.finditer(line):
                 if run.end() - run.start() != CELL_WIDTH or run.start() not in _SLOTS:
                     return None
                 col = _SLOTS[run.start()]

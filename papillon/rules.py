@@ -14,12 +14,13 @@ set: a game draws few brick sets, and scores its gardens many times.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
-from papillon.geometry import Enclosure, enclosures
+from papillon.geometry import Enclosure, closes_ring, enclosures
 from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, edge_between, on_border
 
 EMPTY = "."
@@ -135,6 +136,8 @@ def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[s
 @lru_cache(maxsize=1 << 14)
 def faces(bricks: int, border: bool) -> tuple[Face, ...]:
     """The faces of the brick drawing (shapely's polygonize), as plot masks."""
+    if not border and not closes_ring(bricks):
+        return ()  # no ring, no face: shapely need not load or run
     found = enclosures((EDGES[i] for i in range(len(EDGES)) if bricks >> i & 1), border)
     return tuple(Face(_mask(e.plots), _mask(e.encircled), e) for e in found)
 
@@ -197,13 +200,8 @@ def count_for_feature(
     neighbours = tables.neighbours[code][plot]
     want = _COLOUR_CODE[rule.colour] if rule.colour else None
     count = rule.count
-
-    def flower_ok(c: str) -> bool:
-        return c in FLOWER_CODES and (want is None or c == want)
-
-    def plots(where: tuple[int, ...], ok: object) -> tuple[tuple[str, int], ...]:
-        test = ok if callable(ok) else None
-        return tuple((cells[q], 1 << q) for q in where if test is None or test(cells[q]))
+    # Bound methods, not closures: this runs for every feature of every garden a bot weighs.
+    flower_ok = FLOWER_CODES.__contains__ if want is None else want.__eq__
 
     if count == "distinct_adjacent":
         kinds: dict[str, int] = {}
@@ -213,13 +211,13 @@ def count_for_feature(
                 kinds[c] = 1 << q
         return tuple(kinds.items())
     if count == "adjacent_critters":
-        return plots(neighbours, tables.critter_points.__contains__)
+        return _matching(cells, neighbours, tables.critter_points.__contains__)
     if count == "adjacent_flowers":
-        return plots(neighbours, flower_ok)
+        return _matching(cells, neighbours, flower_ok)
     if count == "adjacent_fields":
-        return plots(neighbours, is_field)
+        return _matching(cells, neighbours, is_field)
     if count == "adjacent_brambles":
-        return plots(neighbours, BRAMBLE.__eq__)
+        return _matching(cells, neighbours, BRAMBLE.__eq__)
     if count == "adjacent_butterflies":
         return tuple(("butterfly", 1 << q) for q in neighbours if butterflies >> q & 1)
     if count == "patch_colours":
@@ -230,7 +228,7 @@ def count_for_feature(
     if count == "flowers_with_butterfly":
         return tuple((cells[p], 1 << p) for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p]))
     if count == "flowers":
-        return plots(PLOTS, flower_ok)
+        return _matching(cells, PLOTS, flower_ok)
     if count == "patches":
         return tuple((p.colour, p.plots) for p in found if want is None or p.colour == want)
     if count == "enclosed_patches":
@@ -238,10 +236,15 @@ def count_for_feature(
     if count == "butterflies":
         return tuple(("butterfly", 1 << p) for p in PLOTS if butterflies >> p & 1)
     if count == "brambles":
-        return plots(PLOTS, BRAMBLE.__eq__)
+        return _matching(cells, PLOTS, BRAMBLE.__eq__)
     if count == "fields":
-        return plots(PLOTS, is_field)
+        return _matching(cells, PLOTS, is_field)
     raise AssertionError(f"edition loader let through an unknown count {count!r}")
+
+
+def _matching(cells: tuple[str, ...], where: Iterable[int], ok: Callable[[str], bool]) -> tuple[tuple[str, int], ...]:
+    """(code, plot bit) of the plots of ``where`` whose code passes ``ok``."""
+    return tuple((cells[q], 1 << q) for q in where if ok(cells[q]))
 
 
 _COLOUR_CODE = {name: code for code, name in COLOURS.items()}

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.garden import Garden, Ground
 from papillon.geometry import Enclosure
-from papillon.grid import EDGE_INDEX, PLOTS, Plot, on_border, plot_name
+from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, on_border, plot_name
 from papillon.rules import CATEGORIES, FeatureFound, PatchFound, evaluate, rule_tables
 
 CATEGORY_TITLES = {
@@ -102,12 +103,12 @@ class ScoreCard:
 
 
 def _names(plots: Iterable[Plot]) -> list[str]:
-    return [plot_name(p) for p in sorted(plots)]
+    return [PLOT_NAMES[p] for p in sorted(plots)]
 
 
 def _item(item: Item) -> dict[str, Any]:
     data: dict[str, Any] = {
-        "plot": plot_name(item.plot),
+        "plot": PLOT_NAMES[item.plot],
         "code": item.code,
         "name": item.name,
         "points": item.points,
@@ -134,20 +135,34 @@ def score(garden: Garden, edition: Edition | None = None) -> ScoreCard:
     patches = tuple(_patch(p, garden, edition) for p in found.patches)
     critters = tuple(Item(plot, code, edition.occupant_name(code), points) for plot, code, points in found.critters)
     features = tuple(_feature(f, garden, edition) for f in found.features)
-    flowers = garden.plots_where(Ground.FLOWER)
+    flowers = tuple(p for p, cell in enumerate(garden.cells) if cell.ground is Ground.FLOWER)
     return ScoreCard(found.categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, found.unique_features)
 
 
 def compact(garden: Garden) -> tuple[tuple[str, ...], int, int]:
     """The garden as :mod:`papillon.rules` reads it: cell codes, brick mask, butterfly mask."""
-    cells = tuple(cell.code for cell in garden.cells)
-    bricks = sum(1 << EDGE_INDEX[edge] for edge in garden.bricks)
-    butterflies = sum(1 << p for p in garden.butterflies)
+    cells = tuple([cell.code for cell in garden.cells])
+    bricks = sum(map(_EDGE_BIT.__getitem__, garden.bricks))
+    butterflies = sum(map(_PLOT_BIT.__getitem__, garden.butterflies))
     return cells, bricks, butterflies
 
 
+_EDGE_BIT = {edge: 1 << i for edge, i in EDGE_INDEX.items()}
+_PLOT_BIT = [1 << p for p in PLOTS]
+
+
 def _plots(mask: int) -> frozenset[Plot]:
-    return frozenset(p for p in PLOTS if mask >> p & 1)
+    return frozenset(_bits(mask))
+
+
+def _bits(mask: int) -> list[Plot]:
+    """The plots of a mask, in order (one step per plot in it, not per plot of the garden)."""
+    plots = []
+    while mask:
+        low = mask & -mask
+        plots.append(low.bit_length() - 1)
+        mask ^= low
+    return plots
 
 
 def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
@@ -162,7 +177,7 @@ def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
     if found.enclosed:
         return Patch(colour, plots, enclosure, None)
     spoilers = sorted(_plots(found.spoilers))
-    listed = ", ".join(f"{garden.cells[p].ground.value} plot {plot_name(p)}" for p in spoilers[:WHY_LISTS_MAX])
+    listed = ", ".join(f"{garden.cells[p].ground.value} plot {PLOT_NAMES[p]}" for p in spoilers[:WHY_LISTS_MAX])
     more = len(spoilers) - WHY_LISTS_MAX
     walled = [p for p in spoilers if not face.region >> p & 1]
     why = f"its ring also holds {listed}" + (f" and {more} more" if more > 0 else "")
@@ -180,15 +195,17 @@ def _feature(found: FeatureFound, garden: Garden, edition: Edition) -> Item:
     rule = feature.score
     if not found.best_copy:
         return Item(found.plot, found.code, feature.name, 0, ("another copy scores",))
-    counted = tuple(_thing(kind, mask, edition, rule.count if rule else "") for kind, mask in found.counted)
+    count = rule.count if rule else ""
+    counted = tuple(_thing(kind, mask, edition, count) for kind, mask in found.counted)
     cap = rule.max if rule else None
     uncapped = found.uncapped if cap is not None and found.uncapped > cap else None
     return Item(found.plot, found.code, feature.name, found.points, counted, uncapped, cap if uncapped is not None else None)
 
 
+@lru_cache(maxsize=1 << 12)  # a few hundred (kind, plots, count) occur; a garden names many of them
 def _thing(kind: str, mask: int, edition: Edition, count: str) -> str:
     """One thing a feature counted, in words: ``'red flower B2'``, ``'red patch B2-C2-D2'``, ``'hedgehog (C3)'``."""
-    where = _names(_plots(mask))
+    where = [PLOT_NAMES[p] for p in _bits(mask)]
     if kind == "butterfly":
         return f"butterfly {where[0]}"
     if count in ("patch_colours",):
