@@ -11,8 +11,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -56,6 +58,40 @@ def _photo(folder: Path) -> bool:
     return True
 
 
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _serve_problem(command: str, folder: Path, env: dict[str, str]) -> str:
+    """Start a `papillon serve` line of the README (on a free port), wait until it answers on loopback, stop it.
+
+    A server runs until stopped, so "works as printed" means: it starts, listens and says where.
+    BROWSER=true makes ``--open`` a no-op (no browser window from a test).
+    """
+    port = _free_port()
+    server = subprocess.Popen(
+        ["bash", "-c", f"exec {command} --port {port}"],
+        cwd=folder,
+        env={**env, "BROWSER": "true"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    listening = False
+    deadline = time.monotonic() + 60
+    while not listening and time.monotonic() < deadline and server.poll() is None:
+        with socket.socket() as probe:
+            listening = probe.connect_ex(("127.0.0.1", port)) == 0
+        time.sleep(0.2)
+    server.terminate()
+    output = server.communicate(timeout=30)[0]
+    if "Traceback" in output:
+        return output[-2000:]
+    return "" if listening else f"(not listening on port {port}; exit {server.returncode})\n{output[-2000:]}"
+
+
 @pytest.mark.slow
 def test_every_readme_command_works_as_printed(folder):
     papillon = shutil.which("papillon", path=str(Path(sys.executable).parent)) or shutil.which("papillon")
@@ -67,6 +103,13 @@ def test_every_readme_command_works_as_printed(folder):
     for command in readme_commands():
         if "photo.jpg" in command and not has_photo:
             continue  # needs the scan extra (OpenCV)
+        if command.startswith("pip install"):
+            continue  # an extra the test install already has (the test extra holds them all)
+        if command.startswith("papillon serve"):
+            problem = _serve_problem(command, folder, env)
+            if problem:
+                failures.append(f"$ {command}\n{problem}")
+            continue
         result = subprocess.run(
             ["bash", "-o", "pipefail", "-c", command], cwd=folder, env=env, input="1\n" * 400, capture_output=True, text=True, timeout=900
         )
