@@ -721,8 +721,8 @@ def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
     """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
 
     Nearly the lightest of the 25 bubbles at each pixel (an empty one; :data:`BUBBLE_PRINT_OUTLIERS` lighter ones are
-    passed over), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a
-    bubble's placement and capped at :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    passed over), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement and capped at
+    :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
     """
     stack = []
     for plot in PLOTS:
