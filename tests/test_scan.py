@@ -543,3 +543,26 @@ def test_the_calibration_table_counts_each_bin():
     assert [(b.low, b.count, b.right) for b in bins] == [(0.0, 1, 0), (0.9, 2, 1), (0.95, 2, 2)]
     assert bins[1].accuracy == 0.5
     assert format_calibration(bins).splitlines()[2] == "0.900-0.950        2        1   50.00 %  below 0.9"
+
+
+def test_pencil_all_round_one_bubble_does_not_make_every_empty_bubble_look_marked():
+    # Issue 8 follow-up (photogen2 seeds 910052, 910071, ...): a plot's coloured-pencil hatching all round its bubble
+    # is grey enough to pass for paper, so that bubble's paper reference came out dark; its print then sank below
+    # zero, the bubbles' common print (their lightest at each pixel) became blank, and every empty bubble's printed
+    # butterfly read as a mark (22 of 23 empty bubbles filled at >= 0.97).
+    from papillon.garden import EMPTY
+    from papillon.scan import classify
+
+    garden = Garden(tuple([EMPTY] * 25), frozenset(), frozenset({0, 12}))  # butterflies A1 and C3 only
+    photo = synthetic_photo(101, megapixels=(2.0, 2.0), garden=garden)
+    sheet = D.find_sheet(D.load_photo(photo.jpeg))
+    rectified = sheet.rectified.copy()
+    s = D.RECT_PX_PER_MM
+    bubble = sheet.layout.bubbles[24]  # E5: grey pencil over the whole paper ring around it, its inside left white
+    yy, xx = np.mgrid[: rectified.shape[0], : rectified.shape[1]]
+    dist = np.hypot(xx + 0.5 - bubble.cx_mm * s, yy + 0.5 - bubble.cy_mm * s)
+    rectified[(dist > (bubble.r_mm + 0.5) * s) & (dist < (bubble.r_mm + 2.0) * s)] = 140
+    readings, _ = classify.read_sheet(rectified, sheet.layout, sheet.starting_fields, s)
+    bubbles = {r.item: r for r in readings if r.kind == "butterfly"}
+    assert [i for i, r in bubbles.items() if r.value == "filled"] == ["butterfly A1", "butterfly C3"]
+    assert all(r.confidence >= 0.9 for r in bubbles.values()), [r for r in bubbles.values() if r.confidence < 0.9]

@@ -173,6 +173,11 @@ BUBBLE_PAPER_MIN_SHARE = 0.2
 """Share of the ring around a bubble that must look like paper to measure it (else the sheet's white is trusted)."""
 BUBBLE_PRINT_SLACK_MM = 0.5
 """How far (mm) the printed butterfly may lie from where the bubbles' common image puts it."""
+BUBBLE_PRINT_OUTLIERS = 2
+"""Bubbles, at each pixel, lighter than the one taken for the printed butterfly (their paper reference may be off)."""
+BUBBLE_INNER_PAPER_PERCENTILE = 10
+"""Percentile of a bubble's core taken as the paper inside it (the printed butterfly covers less than half the core):
+the bubble's paper is never darker than this."""
 BUBBLE_PRINT_MAX = 0.25
 """Darkest the printed butterfly may be taken to be (a fill is darker: a sheet of filled bubbles keeps its marks)."""
 BUBBLE_BRAMBLE_MIN = 0.1
@@ -705,21 +710,28 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     ) ** 2
     dark = m.darkness[around]
     paper = ring & outside & ~_ink_like(m.chroma[around], dark)
-    return float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+    ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+    # The paper between the printed butterfly's wings inside the bubble caps it: a plot's pencil hatching all round
+    # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
+    where, inside = _bubble_window(m, circle)
+    return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
 def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
     """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
 
-    The lightest of the 25 bubbles at each pixel (an empty one), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a
-    bubble's placement and capped at :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    Nearly the lightest of the 25 bubbles at each pixel (an empty one; :data:`BUBBLE_PRINT_OUTLIERS` lighter ones are
+    passed over), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement and capped at
+    :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
     """
     stack = []
     for plot in PLOTS:
         circle = layout.bubbles[plot]
         where, _ = _bubble_window(m, circle)
         stack.append(m.darkness[where] - _bubble_paper(m, circle))
-    lightest = np.min(np.stack(stack), axis=0).astype(np.float32)
+    # Not the very lightest: a bubble or two whose paper reference is still off (too dark) would erase the print,
+    # and every empty bubble's butterfly would then read as a mark.
+    lightest = np.partition(np.stack(stack), BUBBLE_PRINT_OUTLIERS, axis=0)[BUBBLE_PRINT_OUTLIERS].astype(np.float32)
     k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
     widened: FloatImage = cv2.dilate(lightest, np.ones((k, k), np.uint8))
     return np.clip(widened, 0.0, BUBBLE_PRINT_MAX)
