@@ -10,7 +10,7 @@ from papillon.layout import random_starting_fields
 
 COLOURS = ("red", "blue", "yellow", "purple")
 CRITTERS = ("lb", "bb", "hh")
-FEATURES = ("po", "sh", "bf", "bh", "tr", "fp", "ha", "gz")
+FEATURES = ("po", "sh", "bf", "tr", "fp", "ha", "gz")
 
 
 def neighbours(plot: int) -> list[int]:
