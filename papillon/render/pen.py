@@ -8,7 +8,7 @@ transform so that the frame's top-left corner is the origin.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from reportlab.lib.colors import Color, HexColor
@@ -108,6 +108,24 @@ MONO = Palette(
 WHITE = HexColor("#ffffff")
 
 
+def dark_runs(rows: Sequence[Sequence[bool]]) -> Iterator[tuple[int, int, int]]:
+    """Each horizontal run of dark cells as (row, first column, column after the last).
+
+    >>> list(dark_runs([[True, True, False, True]]))
+    [(0, 0, 2), (0, 3, 4)]
+    """
+    for r, row in enumerate(rows):
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            start = c
+            while c < len(row) and row[c]:
+                c += 1
+            yield r, start, c
+
+
 class Pen:
     """Draws on ``canvas`` in frame millimetres, y down."""
 
@@ -193,18 +211,10 @@ class Pen:
     def cells(self, x_mm: float, y_mm: float, cell_mm: float, rows: Sequence[Sequence[bool]]) -> None:
         """Dark cells of a grid as horizontal runs in one path (QR codes, markers)."""
         path = self.canvas.beginPath()
-        for r, row in enumerate(rows):
-            c = 0
-            while c < len(row):
-                if not row[c]:
-                    c += 1
-                    continue
-                start = c
-                while c < len(row) and row[c]:
-                    c += 1
-                path.rect(
-                    (x_mm + start * cell_mm) * MM_PT, -(y_mm + (r + 1) * cell_mm) * MM_PT, (c - start) * cell_mm * MM_PT, cell_mm * MM_PT
-                )
+        for r, start, end in dark_runs(rows):
+            path.rect(
+                (x_mm + start * cell_mm) * MM_PT, -(y_mm + (r + 1) * cell_mm) * MM_PT, (end - start) * cell_mm * MM_PT, cell_mm * MM_PT
+            )
         self.canvas.drawPath(path, stroke=0, fill=1)
 
     # -- text --------------------------------------------------------------------

@@ -51,7 +51,7 @@ from papillon.render.pdf import (
     draw_score,
     qr_matrix,
 )
-from papillon.render.pen import COLOUR, MM_PT, WHITE, Palette, Pen
+from papillon.render.pen import COLOUR, MM_PT, WHITE, Palette, Pen, dark_runs
 from papillon.score import ScoreCard
 
 GARDEN_VIEW_MM = (26.0, 42.0, 158.0, 180.0)
@@ -168,17 +168,9 @@ class SvgPen(Pen):
 
     def cells(self, x_mm: float, y_mm: float, cell_mm: float, rows: Sequence[Sequence[bool]]) -> None:
         path = []
-        for r, row in enumerate(rows):
-            c = 0
-            while c < len(row):
-                if not row[c]:
-                    c += 1
-                    continue
-                start = c
-                while c < len(row) and row[c]:
-                    c += 1
-                run = _n((c - start) * cell_mm)
-                path.append(f"M{_n(x_mm + start * cell_mm)},{_n(y_mm + r * cell_mm)}h{run}v{_n(cell_mm)}h-{run}z")
+        for r, start, end in dark_runs(rows):
+            run = _n((end - start) * cell_mm)
+            path.append(f"M{_n(x_mm + start * cell_mm)},{_n(y_mm + r * cell_mm)}h{run}v{_n(cell_mm)}h-{run}z")
         self.parts.append(f'<path d="{"".join(path)}" fill="{self._fill}" shape-rendering="crispEdges"/>')
 
     # -- text --------------------------------------------------------------------
