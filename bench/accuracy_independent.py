@@ -105,7 +105,8 @@ def compare(truth: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any
     return records
 
 
-def run(seed: int, count: int, batch: int, max_mp: float, keep: Path | None) -> dict[str, Any]:
+def run(seed: int, count: int, batch: int, max_mp: float, keep: Path | None, cache: bool = False) -> dict[str, Any]:
+    """With ``cache``, photos and truths already in ``keep`` (same seed, same size limit) are reused, not made again."""
     photos = []
     gen_seconds = scan_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,15 +115,20 @@ def run(seed: int, count: int, batch: int, max_mp: float, keep: Path | None) -> 
         for first in range(seed, seed + count, batch):
             paths, truths = [], {}
             for s in range(first, min(first + batch, seed + count)):
-                start = time.perf_counter()
-                photo = make_photo(s, max_megapixels=max_mp)
-                gen_seconds += time.perf_counter() - start
                 path = folder / f"photo-{s}.jpg"
-                path.write_bytes(photo.jpeg)
-                if keep:
-                    (folder / f"photo-{s}.truth.json").write_text(json.dumps(photo.truth, indent=1))
+                truth_path = folder / f"photo-{s}.truth.json"
+                if cache and path.exists() and truth_path.exists():
+                    truth = json.loads(truth_path.read_text())
+                else:
+                    start = time.perf_counter()
+                    photo = make_photo(s, max_megapixels=max_mp)
+                    gen_seconds += time.perf_counter() - start
+                    path.write_bytes(photo.jpeg)
+                    truth = photo.truth
+                    if keep:
+                        truth_path.write_text(json.dumps(truth, indent=1))
                 paths.append(path)
-                truths[str(path)] = photo.truth
+                truths[str(path)] = truth
             results, refusals, seconds = scan(paths)
             scan_seconds += seconds
             for path in paths:
@@ -293,6 +299,7 @@ def main() -> None:
     parser.add_argument("--max-megapixels", type=float, default=12.5)
     parser.add_argument("--json", action="store_true", help="print the summary and every photo's comparison as JSON")
     parser.add_argument("--keep", type=Path, help="keep photos, truths and scans in this folder")
+    parser.add_argument("--cache", action="store_true", help="with --keep: reuse the photos already kept there (same --max-megapixels)")
     parser.add_argument("--save", type=Path, help="also write the JSON to this file")
     parser.add_argument("--summary-of", type=Path, help="summarise a JSON saved by --save again (no photos made)")
     args = parser.parse_args()
@@ -302,7 +309,7 @@ def main() -> None:
         summary = summarise(saved["per_photo"], saved["seconds_per_photo_generate"] * n, saved["seconds_per_photo_scan"] * n)
         args.seed, args.count = saved["per_photo"][0]["seed"], n
     else:
-        summary = run(args.seed, args.count, args.batch, args.max_megapixels, args.keep)
+        summary = run(args.seed, args.count, args.batch, args.max_megapixels, args.keep, args.cache)
     if args.save:
         args.save.write_text(json.dumps(summary, indent=1))
     if args.json:
