@@ -88,7 +88,12 @@ def t_two_sided_p(t: float, df: float) -> float:
     """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom: I_x(df/2, 1/2) with x = df / (df + t²)."""
     if math.isinf(t):
         return 0.0
-    return regularized_beta(df / (df + t * t), df / 2, 0.5)
+    square = t * t
+    if square < df:
+        # Near t = 0, x = df / (df + t²) rounds to 1 and 1 - x keeps few digits: use the complement,
+        # 1 - I_y(1/2, df/2) with y = t² / (df + t²) computed without cancelling.
+        return 1 - regularized_beta(square / (df + square), 0.5, df / 2)
+    return regularized_beta(df / (df + square), df / 2, 0.5)
 
 
 def t_cdf(t: float, df: float) -> float:
