@@ -33,12 +33,13 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.errors import EntryError
+from papillon.errors import EntryError, SessionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, Edge, Plot, parse_edge, parse_plot, plot_name
 from papillon.notation import format_garden
 from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
+from papillon.session import check_name
 
 if TYPE_CHECKING:
     from papillon.scan import ScanResult
@@ -47,7 +48,6 @@ MAX_PHOTO_BYTES = 15 * 1024 * 1024
 """The largest photo accepted (a 48-megapixel phone JPEG is about 12 MB)."""
 MAX_PHOTO_PIXELS = 50_000_000
 """The most pixels a photo may have: more is refused before it is decoded (a decompression bomb)."""
-NAME_MAX = 30
 MAX_NIGHT_PLAYERS = 12
 PHOTO_HINT = (
     "Hint: photograph the whole sheet from above, all four corner markers in view, in even light without glare; "
@@ -226,11 +226,17 @@ class Night:
 
     @classmethod
     def new(cls, names: list[str]) -> Night:
-        players = tuple(name.strip() for name in names if name.strip())
-        if not 1 <= len(players) <= MAX_NIGHT_PLAYERS:
-            raise EntryError(f"a game night has 1 to {MAX_NIGHT_PLAYERS} players, got {len(players)}")
-        if any(len(name) > NAME_MAX for name in players):
-            raise EntryError(f"each player needs a name of 1 to {NAME_MAX} characters")
+        """A night of the named players (blank ones are skipped); EntryError for a bad or repeated name, or too many players.
+
+        Each name passes :func:`papillon.session.check_name`, the one name rule of every front end.
+        """
+        given = [name for name in names if name.strip()]
+        if not 1 <= len(given) <= MAX_NIGHT_PLAYERS:
+            raise EntryError(f"a game night has 1 to {MAX_NIGHT_PLAYERS} players, got {len(given)}")
+        try:
+            players = tuple(check_name(name) for name in given)
+        except SessionError as error:
+            raise EntryError(str(error)) from None
         if len({name.casefold() for name in players}) != len(players):
             raise EntryError("each player needs a different name")
         return cls(secrets.token_hex(6), players)
@@ -238,7 +244,7 @@ class Night:
     def add(self, player: str, entry: SheetEntry) -> None:
         """Set ``player``'s sheet (a later one replaces it); EntryError for a name not in the night or a sheet with doubts."""
         if player not in self.players:
-            raise EntryError(f"{player[:NAME_MAX]!r} is not a player of this night")
+            raise EntryError(f"{quote(player)} is not a player of this night")
         if entry.doubts:
             raise EntryError(f"{len(entry.doubts)} item{'s' if len(entry.doubts) > 1 else ''} still to check before the sheet counts")
         with self.lock:

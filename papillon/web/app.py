@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from papillon.engine.bots import BOTS
 from papillon.errors import IllegalActionError, PapillonError
+from papillon.notation import MAX_NAME
 from papillon.render.fonts import FONT_FILES, font_dir
 from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, record_results
 from papillon.table import Table
@@ -385,4 +386,5 @@ STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
 def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
     env.filters["svg"] = lambda markup: Markup(markup)  # our own renderer's markup, escaped where it takes text
+    env.globals["name_max"] = MAX_NAME  # a name field holds what papillon.session.check_name accepts
     return env
