@@ -81,7 +81,9 @@ def test_a_large_request_is_refused(client: TestClient) -> None:
 
 def test_bad_new_game_inputs_are_one_clear_message(client: TestClient) -> None:
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "12x", "seat1": "human"})
-    assert r.status_code == 400 and "The seed is a whole number, not &#x27;12x&#x27;." in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;12x&#x27;" in r.text
+    r = client.post("/games", data={"csrf": _csrf(client), "seed": "1000000000000", "seat1": "human"})
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;1000000000000&#x27;" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "none"})
     assert r.status_code == 400 and "a game has 1 to 6 players, got 0" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "human", "name1": "Al", "seat2": "human", "name2": "Al"})
@@ -179,6 +181,13 @@ def test_hot_seat_shows_the_hand_over_screen_and_plays_to_the_end(client: TestCl
     for player, name in enumerate(("Ann", "Bea")):
         assert re.search(rf"{name}: <span class=\"total\">{final.score(player)}</span> points", html)
     assert html.count("first game recorded") == 2
+
+
+def test_a_table_takes_a_seed_by_the_games_rule(client: TestClient) -> None:
+    r = client.post("/tables", data={"csrf": _csrf(client), "seed": "-7"})
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;-7&#x27;" in r.text
+    r = client.post("/tables", data={"csrf": _csrf(client), "seed": " 999999999999 "}, follow_redirects=False)
+    assert r.status_code == 303
 
 
 def test_table_mode_and_its_read_only_watch_link(client: TestClient) -> None:

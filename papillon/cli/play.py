@@ -21,7 +21,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from papillon.cli import EXIT_INTERRUPTED
+from papillon.cli import EXIT_INTERRUPTED, usage_error
 from papillon.cli.common import EDITION_FILE, edition_option
 from papillon.edition import Edition
 from papillon.engine.bots import BOTS
@@ -334,8 +334,6 @@ def command(
             humans = len(names)  # --name Ann --name Ben: two people play
         if humans + len(bots) == 0:
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
-        if humans + len(bots) > 6:
-            raise click.UsageError(f"a game has at most 6 players, got {humans + len(bots)}")
         if len(names) > humans:
             raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
         try:
@@ -352,8 +350,8 @@ def command(
         _check_save(target, force, None)
         try:
             session = PlaySession.start(seed=seed, seats=people + bot_seats(list(bots)), path=target, edition=edition)
-        except SessionError as error:
-            raise click.UsageError(str(error)) from None
+        except SessionError as error:  # the edition's player count, the seed's range: the library's rules and words
+            raise usage_error(error) from None
         game = Terminal(session, ctx.meta.get(EDITION_FILE))
         click.echo(f"Papillon Gardens, seed {seed}. Saving to {game.save}. Type 'h' for help.")
     unsaved: click.ClickException | None = None
