@@ -62,6 +62,27 @@ class Doubt:
     item: str
     words: str
 
+    @property
+    def on_plot(self) -> bool:
+        """Whether it is about what a plot holds (``C3``, ``field C3``): corrected by choosing the plot's content."""
+        return self.item.rpartition(" ")[0] in ("", "field")
+
+    @property
+    def tap(self) -> str:
+        """The tap on the sheet that corrects it (:meth:`SheetEntry.actions`): ``plot C3``, ``edge B2-B3``, ``butterfly C3``.
+
+        >>> Doubt("field C3", "").tap, Doubt("edge B2-B3", "").tap
+        ('plot C3', 'edge B2-B3')
+        """
+        kind, _, name = self.item.rpartition(" ")
+        return f"plot {name}" if self.on_plot else f"{kind} {name}"
+
+    @property
+    def svg_id(self) -> str:
+        """The id of its shape in :func:`papillon.render.svg.garden_svg`: ``plot-C3``, ``edge-B2-B3``, ``bubble-C3``."""
+        kind, _, name = self.tap.partition(" ")
+        return f"{'bubble' if kind == 'butterfly' else kind}-{name}"
+
 
 def plot_choices(edition: Edition | None = None) -> list[tuple[str, str]]:
     """Every content a plot can be given: (notation code, words), as a chooser lists them."""
@@ -157,11 +178,7 @@ class SheetEntry:
 
     def doubt_ids(self) -> list[str]:
         """The SVG ids (``plot-C3``, ``edge-B2-B3``, ``bubble-C3``) of the doubtful items, to highlight them."""
-        ids = []
-        for doubt in self.doubts:
-            kind, _, name = doubt.item.rpartition(" ")
-            ids.append({"": "plot", "field": "plot", "edge": "edge", "butterfly": "bubble"}.get(kind, "plot") + "-" + name)
-        return ids
+        return [doubt.svg_id for doubt in self.doubts]
 
     def actions(self) -> list[str]:
         """Every tap the sheet takes: each plot (to choose its content), each edge, each bubble."""

@@ -96,6 +96,10 @@ def test_a_plot_tap_opens_its_chooser_and_a_bad_edit_is_one_line(client: TestCli
     assert bad.status_code == 400
     assert "C3: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)" in bad.text
     assert "Traceback" not in bad.text
+    r = client.post(f"{sheet}/act", data={"csrf": _csrf(client), "action": "plot c3"}, follow_redirects=False)
+    assert r.headers["location"] == f"{sheet}?plot=C3#chooser"  # plot names read as everywhere else (papillon.grid)
+    r = client.post(f"{sheet}/act", data={"csrf": _csrf(client), "action": "plot F9"})
+    assert r.status_code == 400 and _alert(r.text) == "not a plot name: 'F9' (expected A1 to E5)"
 
 
 def test_paste_notation_then_save_in_the_history(client: TestClient, tmp_path: Path) -> None:

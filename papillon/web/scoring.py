@@ -27,7 +27,7 @@ from starlette.routing import Route
 
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
-from papillon.grid import PLOTS, parse_plot, plot_name
+from papillon.grid import PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
 from papillon.notation import MAX_NAME
 from papillon.render.svg import cell_words, garden_svg, qr_svg
@@ -106,7 +106,7 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
     entry = sheet.entry
     edition = entry.edition
     card = entry.card()
-    plot = parse_plot(selected) if re.fullmatch(r"[A-E][1-5]", selected) else None
+    plot = _plot(selected)
     editor = garden_svg(
         entry.garden,
         edition=edition,
@@ -115,11 +115,6 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         edge_reach=EDGE_REACH,
     )
     scored = garden_svg(entry.garden, edition=edition, score=card, round=edition.rules.rounds + 1, label="the garden, scored")
-    doubts = []
-    for doubt in entry.doubts:
-        kind, _, name = doubt.item.rpartition(" ")
-        fix = f"plot {name}" if kind in ("", "field") else f"{kind} {name}"
-        doubts.append({"item": doubt.item, "words": doubt.words, "fix": fix, "plot": kind in ("", "field")})
     fields = [{"plot": plot_name(p), "words": cell_words(entry.garden, p, edition)} for p in PLOTS if entry.garden.cells[p].is_field]
     return {
         "sheet": sheet,
@@ -132,11 +127,18 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         "selected": plot_name(plot) if plot is not None else "",
         "selected_words": cell_words(entry.garden, plot, edition) if plot is not None else "",
         "choices": plot_choices(edition),
-        "doubts": doubts,
+        "doubts": entry.doubts,
         "fields": fields,
         "notation": entry.notation(sheet.player),
         "plots": [plot_name(p) for p in PLOTS],
     }
+
+
+def _plot(name: str) -> Plot | None:
+    try:
+        return parse_plot(name)
+    except ValueError:
+        return None
 
 
 def _text(form: FormData, name: str, limit: int = 200) -> str:
@@ -247,10 +249,11 @@ def score_routes(
         posted = await form(request)
         action = _text(posted, "action", 40)
         if action.startswith("plot "):  # a tap on a plot opens its chooser
-            name = action[5:].strip()
-            if not re.fullmatch(r"[A-E][1-5]", name):
-                raise HTTPException(400, f"Not a plot: {name[:10]!r}.")
-            return RedirectResponse(f"/sheets/{sheet.id}?plot={name}#chooser", status_code=303)
+            try:
+                plot = parse_plot(action[5:])
+            except ValueError as error:
+                raise HTTPException(400, str(error)) from None
+            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}#chooser", status_code=303)
         with sheet.lock:
             try:
                 sheet.entry = sheet.entry.apply(action)
