@@ -173,6 +173,12 @@ class SheetEntry:
         garden = self.garden.with_meta(player=player) if player else self.garden
         return format_garden(garden)
 
+    def check_counts(self) -> None:
+        """EntryError while an item is still doubtful: a sheet counts (in a night or the history) once each is corrected or confirmed."""
+        if self.doubts:
+            count = len(self.doubts)
+            raise EntryError(f"{count} item{'s' if count > 1 else ''} still to check before the sheet counts")
+
     def doubtful(self, item: str) -> bool:
         return any(d.item == item for d in self.doubts)
 
@@ -262,8 +268,7 @@ class Night:
         """Set ``player``'s sheet (a later one replaces it); EntryError for a name not in the night or a sheet with doubts."""
         if player not in self.players:
             raise EntryError(f"{quote(player)} is not a player of this night")
-        if entry.doubts:
-            raise EntryError(f"{len(entry.doubts)} item{'s' if len(entry.doubts) > 1 else ''} still to check before the sheet counts")
+        entry.check_counts()
         with self.lock:
             self.sheets[player] = entry
             self.version += 1

@@ -133,8 +133,15 @@ def test_a_photo_read_then_corrected_scores_the_true_garden(client: TestClient, 
     flagged = re.findall(r"<li><b>([^<]+)</b>:", html)
     assert flagged, "the fields at least cannot be read from a photo"
     assert 'class="doubt hit' in html
-    # Saving is refused while anything is doubtful.
-    assert client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "Ann"}).status_code == 400
+    # Saving is refused while anything is doubtful, in the words a night uses (SheetEntry.check_counts).
+    refused = client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "Ann"})
+    count = len(flagged)
+    assert refused.status_code == 400
+    assert _alert(refused.text) == f"{count} item{'s' if count > 1 else ''} still to check before the sheet counts"
+    for item in flagged:  # each "Correct" or "Change it" button sends the tap that corrects its item
+        kind, _, name = item.rpartition(" ")
+        tap = f"plot {name}" if kind in ("", "field") else item
+        assert f'<button name="action" value="{tap}" class="button">' in html
     truth = photo.garden
     for item in flagged:
         kind, _, name = item.rpartition(" ")

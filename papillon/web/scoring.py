@@ -275,8 +275,10 @@ def score_routes(
         night = state.nights.get(sheet.night)
         with sheet.lock:
             entry = sheet.entry
-            if entry.doubts:
-                raise HTTPException(400, f"Check the {len(entry.doubts)} highlighted item(s) first: each is corrected or confirmed.")
+            try:
+                entry.check_counts()  # the same words as a night's
+            except EntryError as error:
+                raise HTTPException(400, str(error)) from None
             game = f"night-{night.id}" if night else ""
             record = scored_entry(entry.garden, player=player, source=entry.source, edition=entry.edition, game=game)
             try:
