@@ -29,6 +29,7 @@ from __future__ import annotations
 import io
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -281,6 +282,19 @@ class Night:
         return out
 
 
+def _fitted(text: str, room: float, length: Callable[[str], float]) -> str:
+    """``text``, cut and ended with ``…`` where it is longer than ``room`` as ``length`` measures it.
+
+    >>> _fitted("Bartholomew", 5, len), _fitted("Ann", 5, len)
+    ('Bart…', 'Ann')
+    """
+    if length(text) <= room:
+        return text
+    while text and length(text + "…") > room:
+        text = text[:-1]
+    return text + "…"
+
+
 def results_png(night: Night, *, title: str = "Game night") -> bytes:
     """The night's ranking as a PNG to share (Pillow; drawn with the sheets' font)."""
     from PIL import Image, ImageDraw, ImageFont
@@ -305,9 +319,11 @@ def results_png(night: Night, *, title: str = "Game night") -> bytes:
             draw.rounded_rectangle((20, y - 8, width - 20, y + row - 14), radius=12, fill=(255, 224, 130))
         place = f"{standing.place}." if standing.total is not None else "–"
         draw.text((40, y), place, font=strong, fill=(40, 40, 40))
-        draw.text((110, y), standing.player, font=body, fill=(40, 40, 40))
         total = str(standing.total) if standing.total is not None else "no sheet"
-        draw.text((width - 40, y), total, font=strong if standing.total is not None else body, fill=(40, 40, 40), anchor="ra")
+        total_font = strong if standing.total is not None else body
+        room = width - 40 - draw.textlength(total, font=total_font) - 24 - 110  # a name may be 60 characters: never over the points
+        draw.text((110, y), _fitted(standing.player, room, lambda text: draw.textlength(text, font=body)), font=body, fill=(40, 40, 40))
+        draw.text((width - 40, y), total, font=total_font, fill=(40, 40, 40), anchor="ra")
         y += row
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)
