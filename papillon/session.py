@@ -146,6 +146,28 @@ class Seat:
     bot: str | None = None
 
 
+def name_seats(seats: Sequence[Seat]) -> list[Seat]:
+    """The seats, each without a name given one: ``Player N`` for the N-th person, ``greedy bot`` for a bot.
+
+    Several bots of one kind are numbered by their place among the bots, so every front end names a game's
+    players alike.
+
+    >>> [s.name for s in name_seats([Seat(""), Seat("Ann"), Seat("", "greedy"), Seat("", "random"), Seat("", "greedy")])]
+    ['Player 1', 'Ann', 'greedy bot 1', 'random bot', 'greedy bot 3']
+    """
+    bots = [seat.bot for seat in seats if seat.bot is not None]
+    named, people, robots = [], 0, 0
+    for seat in seats:
+        if seat.bot is None:
+            people += 1
+            named.append(seat if seat.name.strip() else Seat(f"Player {people}"))
+        else:
+            robots += 1
+            default = f"{seat.bot} bot" if bots.count(seat.bot) == 1 else f"{seat.bot} bot {robots}"
+            named.append(seat if seat.name.strip() else Seat(default, seat.bot))
+    return named
+
+
 @dataclass(frozen=True)
 class Move:
     """A decision taken by a bot, for a short visible summary."""
@@ -495,6 +517,7 @@ __all__ = [
     "history_path",
     "list_games",
     "match_choice",
+    "name_seats",
     "new_game_id",
     "parse_seed",
     "personal_best",

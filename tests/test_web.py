@@ -155,6 +155,14 @@ def test_a_whole_game_ends_with_the_score_of_the_saved_garden(client: TestClient
     assert "first game recorded" in client.get(game).text
 
 
+def test_unnamed_seats_are_named_as_the_terminal_names_them(client: TestClient) -> None:
+    seats = {"seat1": "greedy", "seat2": "human", "seat3": "random", "seat4": "greedy", "seat5": "human", "name5": "Zoé"}
+    r = client.post("/games", data={"csrf": _csrf(client), "seed": "3"} | seats, follow_redirects=False)
+    assert r.status_code == 303
+    # The terminal's rule (session.name_seats): the N-th person, a bot by its kind, numbered among the bots when several.
+    assert "greedy bot 1, Player 1, random bot, greedy bot 3, Zoé" in client.get("/").text
+
+
 def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     game = _new(client)
     client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "start D2"})
@@ -162,7 +170,7 @@ def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     # Round 1 is not finished: the save holds the game up to round 1's roll, where Ann resumes.
     again = TestClient(create_app(folder=tmp_path))
     home = again.get("/").text
-    assert game in home and "Ann, greedy bot 2" in home
+    assert game in home and "Ann, greedy bot" in home
     resumed = again.get(game).text
     assert "round 1/10" in resumed and _choices(resumed) == ["pair 1", "pair 2", "pair 3"]
 

@@ -34,7 +34,7 @@ from papillon.grid import SIZE, plot_at
 from papillon.history import History, record_played
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
 from papillon.report import Scored, breakdown
-from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, read_log, standings
+from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, name_seats, read_log, standings
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -219,11 +219,6 @@ class Terminal:
         return shlex.join(["papillon", *words, *edition])
 
 
-def bot_seats(bots: list[str]) -> list[Seat]:
-    """The bots' seats: ``greedy bot``, or ``greedy bot 2`` and ``greedy bot 3`` when there are several of one kind."""
-    return [Seat(f"{b} bot" if bots.count(b) == 1 else f"{b} bot {i + 1}", b) for i, b in enumerate(bots)]
-
-
 def _check_save(save: Path, force: bool, resume: str | None) -> None:
     """Refuse, before the game starts, a save file that would overwrite another game or cannot be written."""
     if save.is_dir():
@@ -341,7 +336,8 @@ def command(
         except SessionError as error:
             raise click.BadParameter(str(error), param_hint="'--name'") from None
         seed = secrets.randbelow(10**9) if seed is None else seed
-        people = [Seat(name) for name in names] + [Seat(f"Player {i + 1}") for i in range(len(names), humans)]
+        seats = name_seats([Seat(name) for name in names] + [Seat("")] * (humans - len(names)) + [Seat("", bot) for bot in bots])
+        people = [seat for seat in seats if seat.bot is None]
         target = Path(save or f"papillon-{seed}.jsonl")
         try:
             check_names([seat.name for seat in people])
@@ -349,7 +345,7 @@ def command(
             raise click.UsageError(str(error)) from None
         _check_save(target, force, None)
         try:
-            session = PlaySession.start(seed=seed, seats=people + bot_seats(list(bots)), path=target, edition=edition)
+            session = PlaySession.start(seed=seed, seats=seats, path=target, edition=edition)
         except SessionError as error:  # the edition's player count, the seed's range: the library's rules and words
             raise usage_error(error) from None
         game = Terminal(session, ctx.meta.get(EDITION_FILE))

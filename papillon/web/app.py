@@ -32,7 +32,7 @@ from papillon.engine.bots import BOTS
 from papillon.errors import IllegalActionError, PapillonError
 from papillon.notation import MAX_NAME
 from papillon.render.fonts import FONT_FILES, font_dir
-from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, parse_seed, record_results
+from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, name_seats, parse_seed, record_results
 from papillon.table import Table
 from papillon.web import scoring, views
 
@@ -228,10 +228,9 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             kind = _text(form, f"seat{i}", "none")
             if kind == "none":
                 continue
-            name = _text(form, f"name{i}") or (f"Player {i}" if kind == "human" else f"{kind} bot {i}")
             if kind != "human" and kind not in BOTS:
                 raise HTTPException(400, f"Unknown kind of seat {kind[:20]!r}.")
-            seats.append(Seat(name, None if kind == "human" else kind))
+            seats.append(Seat(_text(form, f"name{i}"), None if kind == "human" else kind))
         upload = form.get("edition")
         edition_text = None
         if isinstance(upload, UploadFile) and upload.filename:
@@ -241,7 +240,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             except UnicodeDecodeError:
                 raise HTTPException(400, "The edition file is not UTF-8 text.") from None
         try:
-            session = PlaySession.new(seed=seed, seats=seats, folder=papillon.folder, edition_text=edition_text)
+            session = PlaySession.new(seed=seed, seats=name_seats(seats), folder=papillon.folder, edition_text=edition_text)
         except PapillonError as error:
             raise HTTPException(400, str(error)) from None
         with papillon.lock:
