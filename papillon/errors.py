@@ -6,6 +6,9 @@ clear line and a non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
+import errno
+from pathlib import Path
+
 QUOTE_MAX = 40
 """Characters of a user's text that a message quotes."""
 
@@ -40,7 +43,24 @@ _SHORT_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
 class PapillonError(Exception):
-    """Base class of every error papillon raises on purpose."""
+    """Base class of every error papillon raises on purpose.
+
+    ``parameter`` names the argument of the library call whose value is wrong (``fields``,
+    ``debug_dir``, ``jobs``), when the error is about one.  The message never names a
+    command-line option or a form field: each front end names its own control for that
+    parameter (the CLI says ``--fields``).
+
+    >>> error = PapillonError("plot B4 is given twice", parameter="fields")
+    >>> str(error), error.parameter
+    ('plot B4 is given twice', 'fields')
+    """
+
+    parameter: str | None = None
+
+    def __init__(self, *args: object, parameter: str | None = None) -> None:
+        super().__init__(*args)
+        if parameter is not None:
+            self.parameter = parameter
 
 
 class NotationError(PapillonError, ValueError):
@@ -76,6 +96,12 @@ class ScanError(PapillonError):
     """A photo that cannot be read as a papillon sheet."""
 
 
+class FieldsError(ScanError, ValueError):
+    """What a photo's fields hold, given as ``B4=po,D2=lb``, that cannot be used (its ``parameter`` is ``fields``)."""
+
+    parameter = "fields"
+
+
 class SessionError(PapillonError, ValueError):
     """A game that cannot be started, found or resumed."""
 
@@ -107,3 +133,27 @@ class SheetSpecError(PapillonError, ValueError):
 
 class EntryError(PapillonError, ValueError):
     """An edit, a photo or a night that cannot be taken."""
+
+
+class TooLargeError(PapillonError, OSError):
+    """An input over its size limit.
+
+    Also an OSError, so a caller that reports unreadable files (``cannot read X (strerror)``)
+    reports this one too; ``str(error)`` is one line naming the file.
+
+    >>> error = TooLargeError("/dev/zero", 1_000_000)
+    >>> print(error)
+    /dev/zero: over 1 MB: is this the right file?
+    >>> error.strerror, isinstance(error, OSError)
+    ('over 1 MB: is this the right file?', True)
+    """
+
+    def __init__(self, path: str | Path, limit: int) -> None:
+        super().__init__(errno.EFBIG, f"over {_size(limit)}: is this the right file?", str(path))
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
+
+def _size(limit: int) -> str:
+    return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"

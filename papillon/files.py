@@ -23,6 +23,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from papillon.errors import TooLargeError
+
 MAX_JSON_DEPTH = 64
 """Levels of nesting a JSON input may have: a garden has 3, a game log 4."""
 
@@ -42,17 +44,6 @@ STALE_SECONDS = 600
 """A temporary file older than this is left over from a write that was killed: no write takes 10 minutes."""
 
 TEMP_SUFFIX = ".papillon-tmp"
-
-
-class TooLargeError(OSError):
-    """An input over its size limit (an OSError, so callers that report unreadable files report it too)."""
-
-    def __init__(self, path: str | Path, limit: int) -> None:
-        super().__init__(errno.EFBIG, f"over {_size(limit)}: is this the right file?", str(path))
-
-
-def _size(limit: int) -> str:
-    return f"{limit // 1_000_000} MB" if limit >= 1_000_000 else f"{limit // 1000} kB"
 
 
 # --------------------------------------------------------------------------- reading

@@ -29,16 +29,18 @@ from __future__ import annotations
 import io
 import secrets
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.errors import EntryError
+from papillon.errors import EntryError, SessionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, Edge, Plot, parse_edge, parse_plot, plot_name
 from papillon.notation import format_garden
 from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
+from papillon.session import check_name
 
 if TYPE_CHECKING:
     from papillon.scan import ScanResult
@@ -47,7 +49,6 @@ MAX_PHOTO_BYTES = 15 * 1024 * 1024
 """The largest photo accepted (a 48-megapixel phone JPEG is about 12 MB)."""
 MAX_PHOTO_PIXELS = 50_000_000
 """The most pixels a photo may have: more is refused before it is decoded (a decompression bomb)."""
-NAME_MAX = 30
 MAX_NIGHT_PLAYERS = 12
 PHOTO_HINT = (
     "Hint: photograph the whole sheet from above, all four corner markers in view, in even light without glare; "
@@ -61,6 +62,27 @@ class Doubt:
 
     item: str
     words: str
+
+    @property
+    def on_plot(self) -> bool:
+        """Whether it is about what a plot holds (``C3``, ``field C3``): corrected by choosing the plot's content."""
+        return self.item.rpartition(" ")[0] in ("", "field")
+
+    @property
+    def tap(self) -> str:
+        """The tap on the sheet that corrects it (:meth:`SheetEntry.actions`): ``plot C3``, ``edge B2-B3``, ``butterfly C3``.
+
+        >>> Doubt("field C3", "").tap, Doubt("edge B2-B3", "").tap
+        ('plot C3', 'edge B2-B3')
+        """
+        kind, _, name = self.item.rpartition(" ")
+        return f"plot {name}" if self.on_plot else f"{kind} {name}"
+
+    @property
+    def svg_id(self) -> str:
+        """The id of its shape in :func:`papillon.render.svg.garden_svg`: ``plot-C3``, ``edge-B2-B3``, ``bubble-C3``."""
+        kind, _, name = self.tap.partition(" ")
+        return f"{'bubble' if kind == 'butterfly' else kind}-{name}"
 
 
 def plot_choices(edition: Edition | None = None) -> list[tuple[str, str]]:
@@ -152,16 +174,18 @@ class SheetEntry:
         garden = self.garden.with_meta(player=player) if player else self.garden
         return format_garden(garden)
 
+    def check_counts(self) -> None:
+        """EntryError while an item is still doubtful: a sheet counts (in a night or the history) once each is corrected or confirmed."""
+        if self.doubts:
+            count = len(self.doubts)
+            raise EntryError(f"{count} item{'s' if count > 1 else ''} still to check before the sheet counts")
+
     def doubtful(self, item: str) -> bool:
         return any(d.item == item for d in self.doubts)
 
     def doubt_ids(self) -> list[str]:
         """The SVG ids (``plot-C3``, ``edge-B2-B3``, ``bubble-C3``) of the doubtful items, to highlight them."""
-        ids = []
-        for doubt in self.doubts:
-            kind, _, name = doubt.item.rpartition(" ")
-            ids.append({"": "plot", "field": "plot", "edge": "edge", "butterfly": "bubble"}.get(kind, "plot") + "-" + name)
-        return ids
+        return [doubt.svg_id for doubt in self.doubts]
 
     def actions(self) -> list[str]:
         """Every tap the sheet takes: each plot (to choose its content), each edge, each bubble."""
@@ -226,11 +250,17 @@ class Night:
 
     @classmethod
     def new(cls, names: list[str]) -> Night:
-        players = tuple(name.strip() for name in names if name.strip())
-        if not 1 <= len(players) <= MAX_NIGHT_PLAYERS:
-            raise EntryError(f"a game night has 1 to {MAX_NIGHT_PLAYERS} players, got {len(players)}")
-        if any(len(name) > NAME_MAX for name in players):
-            raise EntryError(f"each player needs a name of 1 to {NAME_MAX} characters")
+        """A night of the named players (blank ones are skipped); EntryError for a bad or repeated name, or too many players.
+
+        Each name passes :func:`papillon.session.check_name`, the one name rule of every front end.
+        """
+        given = [name for name in names if name.strip()]
+        if not 1 <= len(given) <= MAX_NIGHT_PLAYERS:
+            raise EntryError(f"a game night has 1 to {MAX_NIGHT_PLAYERS} players, got {len(given)}")
+        try:
+            players = tuple(check_name(name) for name in given)
+        except SessionError as error:
+            raise EntryError(str(error)) from None
         if len({name.casefold() for name in players}) != len(players):
             raise EntryError("each player needs a different name")
         return cls(secrets.token_hex(6), players)
@@ -238,9 +268,8 @@ class Night:
     def add(self, player: str, entry: SheetEntry) -> None:
         """Set ``player``'s sheet (a later one replaces it); EntryError for a name not in the night or a sheet with doubts."""
         if player not in self.players:
-            raise EntryError(f"{player[:NAME_MAX]!r} is not a player of this night")
-        if entry.doubts:
-            raise EntryError(f"{len(entry.doubts)} item{'s' if len(entry.doubts) > 1 else ''} still to check before the sheet counts")
+            raise EntryError(f"{quote(player)} is not a player of this night")
+        entry.check_counts()
         with self.lock:
             self.sheets[player] = entry
             self.version += 1
@@ -251,6 +280,19 @@ class Night:
         out = rank(by_name)  # the same ranking as ``papillon score``: ties share a place
         out += [Standing(0, p, None) for p in self.players if p not in self.sheets]
         return out
+
+
+def _fitted(text: str, room: float, length: Callable[[str], float]) -> str:
+    """``text``, cut and ended with ``…`` where it is longer than ``room`` as ``length`` measures it.
+
+    >>> _fitted("Bartholomew", 5, len), _fitted("Ann", 5, len)
+    ('Bart…', 'Ann')
+    """
+    if length(text) <= room:
+        return text
+    while text and length(text + "…") > room:
+        text = text[:-1]
+    return text + "…"
 
 
 def results_png(night: Night, *, title: str = "Game night") -> bytes:
@@ -277,9 +319,11 @@ def results_png(night: Night, *, title: str = "Game night") -> bytes:
             draw.rounded_rectangle((20, y - 8, width - 20, y + row - 14), radius=12, fill=(255, 224, 130))
         place = f"{standing.place}." if standing.total is not None else "–"
         draw.text((40, y), place, font=strong, fill=(40, 40, 40))
-        draw.text((110, y), standing.player, font=body, fill=(40, 40, 40))
         total = str(standing.total) if standing.total is not None else "no sheet"
-        draw.text((width - 40, y), total, font=strong if standing.total is not None else body, fill=(40, 40, 40), anchor="ra")
+        total_font = strong if standing.total is not None else body
+        room = width - 40 - draw.textlength(total, font=total_font) - 24 - 110  # a name may be 60 characters: never over the points
+        draw.text((110, y), _fitted(standing.player, room, lambda text: draw.textlength(text, font=body)), font=body, fill=(40, 40, 40))
+        draw.text((width - 40, y), total, font=total_font, fill=(40, 40, 40), anchor="ra")
         y += row
     out = io.BytesIO()
     image.save(out, format="PNG", optimize=True)

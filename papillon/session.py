@@ -50,6 +50,37 @@ GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
 
 
+MAX_SEED = 10**12 - 1
+"""The largest seed a game takes (twelve digits: a game id holds it)."""
+
+
+def check_seed(seed: int) -> int:
+    """The seed, if a game can take it; SessionError (about ``seed``) if not."""
+    if not 0 <= seed <= MAX_SEED:
+        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {seed}", parameter="seed")
+    return seed
+
+
+def parse_seed(text: str) -> int | None:
+    """A seed as a person typed it: None for nothing (a random deal), else :func:`check_seed`'s.
+
+    >>> parse_seed(" 42 "), parse_seed("")
+    (42, None)
+    >>> parse_seed("12x")
+    Traceback (most recent call last):
+    ...
+    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not '12x'
+    """
+    text = text.strip()
+    if not text:
+        return None
+    if not (text.isascii() and text.isdigit()):
+        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
+    if len(text) > len(str(MAX_SEED)):  # no int() of a pasted page of digits
+        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
+    return check_seed(int(text))
+
+
 def data_dir() -> Path:
     """The user's papillon data folder: $PAPILLON_DATA_DIR, else the XDG data dir."""
     if os.environ.get("PAPILLON_DATA_DIR"):
@@ -115,6 +146,28 @@ class Seat:
     bot: str | None = None
 
 
+def name_seats(seats: Sequence[Seat]) -> list[Seat]:
+    """The seats, each without a name given one: ``Player N`` for the N-th person, ``greedy bot`` for a bot.
+
+    Several bots of one kind are numbered by their place among the bots, so every front end names a game's
+    players alike.
+
+    >>> [s.name for s in name_seats([Seat(""), Seat("Ann"), Seat("", "greedy"), Seat("", "random"), Seat("", "greedy")])]
+    ['Player 1', 'Ann', 'greedy bot 1', 'random bot', 'greedy bot 3']
+    """
+    bots = [seat.bot for seat in seats if seat.bot is not None]
+    named, people, robots = [], 0, 0
+    for seat in seats:
+        if seat.bot is None:
+            people += 1
+            named.append(seat if seat.name.strip() else Seat(f"Player {people}"))
+        else:
+            robots += 1
+            default = f"{seat.bot} bot" if bots.count(seat.bot) == 1 else f"{seat.bot} bot {robots}"
+            named.append(seat if seat.name.strip() else Seat(default, seat.bot))
+    return named
+
+
 @dataclass(frozen=True)
 class Move:
     """A decision taken by a bot, for a short visible summary."""
@@ -157,9 +210,7 @@ class PlaySession:
                 raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
         if edition_text is not None and edition is None:
             edition = edition_from_toml(edition_text, "the edition file")
-        seed = secrets.randbelow(10**9) if seed is None else seed
-        if not 0 <= seed < 10**12:
-            raise SessionError("the seed is a whole number from 0 to 999999999999")
+        seed = secrets.randbelow(10**9) if seed is None else check_seed(seed)
         directory = games_dir(folder)
         directory.mkdir(parents=True, exist_ok=True)
         game_id = new_game_id(seed)
@@ -181,8 +232,9 @@ class PlaySession:
     ) -> PlaySession:
         """A new game saved to ``path`` (at the first round's end), played up to the first person's decision.
 
-        The names are checked by :func:`check_names`; SessionError for a bad name, bot or player count.
+        The names are checked by :func:`check_names`; SessionError for a bad name, seed, bot or player count.
         """
+        check_seed(seed)
         names = check_names([seat.name for seat in seats])
         edition = edition or standard_edition()
         most = edition.play.max_players  # the edition says how many pencils the box holds
@@ -458,13 +510,16 @@ __all__ = [
     "Standing",
     "check_name",
     "check_names",
+    "check_seed",
     "data_dir",
     "explain_choices",
     "games_dir",
     "history_path",
     "list_games",
     "match_choice",
+    "name_seats",
     "new_game_id",
+    "parse_seed",
     "personal_best",
     "read_log",
     "record_results",

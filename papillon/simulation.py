@@ -235,7 +235,7 @@ def cluster_workers(address: str, local_workers: int = 2) -> Iterator[Workers]:
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise SimulationError("--cluster needs Dask: install papillon's 'cluster' extra (dask[distributed])") from None
+        raise SimulationError("playing on a Dask cluster needs Dask: install papillon's 'cluster' extra (dask[distributed])") from None
     cluster = None
     try:
         if address == "local":
@@ -271,12 +271,12 @@ def workers_for(jobs: int = 1, cluster: str | None = None) -> Iterator[Workers]:
 def check_jobs(jobs: int) -> None:
     if not 1 <= jobs <= MAX_JOBS:
         cores = os.cpu_count() or 1
-        raise SimulationError(f"--jobs {jobs}: expected 1 to {MAX_JOBS} worker processes (this machine has {cores} cores)")
+        raise SimulationError(f"{jobs} worker processes: expected 1 to {MAX_JOBS} (this machine has {cores} cores)", parameter="jobs")
 
 
 def check_games(games: int) -> None:
     if not 1 <= games <= MAX_GAMES:
-        raise SimulationError(f"-n {games}: expected 1 to {MAX_GAMES:,} games")
+        raise SimulationError(f"{games:,} games: expected 1 to {MAX_GAMES:,}", parameter="games")
 
 
 # --------------------------------------------------------------------------- the whole run

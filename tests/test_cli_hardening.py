@@ -404,7 +404,7 @@ def test_14_a_field_given_twice_is_refused(runner, command):
     result = runner.invoke(main, [command, "--fields", "B4=po,b4=lb", str(EXAMPLE)])
     assert result.exit_code == 2
     assert one_line(result.stderr) == (
-        f"papillon {command}: error: Invalid value for '--fields': the field B4 is given twice; see 'papillon {command} --help'"
+        f"papillon {command}: error: Invalid value for '--fields': plot B4 is given twice; see 'papillon {command} --help'"
     )
 
 

@@ -136,9 +136,14 @@ def test_hot_seat_with_bots(runner, tmp_path):
 
 def test_play_refuses_bad_options(runner):
     assert "nobody plays" in runner.invoke(main, ["play", "--players", "0"]).output
-    assert (
-        "at most 6 players"
-        in runner.invoke(main, ["play", "--players", "4", "--bot", "random", "--bot", "random", "--bot", "random"]).output
+    seven = runner.invoke(main, ["play", "--players", "4", "--bot", "random", "--bot", "random", "--bot", "random"], prog_name="papillon")
+    assert seven.exit_code == 2
+    assert seven.stderr == "papillon play: error: a game has 1 to 6 players, got 7; see 'papillon play --help'\n"  # the edition's count
+    negative = runner.invoke(main, ["play", "--seed", "-1"], prog_name="papillon")
+    assert negative.exit_code == 2
+    assert negative.stderr == (
+        "papillon play: error: Invalid value for '--seed': the seed is a whole number from 0 to 999999999999, not -1; "
+        "see 'papillon play --help'\n"
     )
     assert "2 names for 1 person (--players 1)" in runner.invoke(main, ["play", "--players", "1", "--name", "a", "--name", "b"]).output
 

@@ -78,3 +78,37 @@ def test_fields_not_given_are_scored_empty_with_a_warning(photo):
     assert result.exit_code == 0
     unknown = ", ".join(plot_name(p) for p, cell in enumerate(garden.cells) if cell.is_field)
     assert result.stderr == f"{path}: warning: scoring the fields {unknown} as empty (say what they hold with --fields B4=po,...)\n"
+
+
+def test_fields_naming_a_plot_read_as_no_field_name_the_option(photo):
+    path, garden, _fields = photo
+    flower = next(p for p, cell in enumerate(garden.cells) if cell.is_flower)
+    name, colour = plot_name(flower), garden.cells[flower].colour
+    result = CliRunner().invoke(main, ["score", "--fields", f"{name}=po", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr == f"{path}: {name}=po: {name} was read as {colour}, not a field (from --fields)\n"
+    scanned = CliRunner().invoke(main, ["scan", "--fields", f"{name}=po", str(path)])
+    assert scanned.exit_code == 1
+    assert scanned.stderr == f"papillon scan: {path}: {name}=po: {name} was read as {colour}, not a field (from --fields)\n"
+
+
+def test_a_photo_to_review_says_how_to_score_it_anyway(photo, monkeypatch):
+    from papillon.scan import transcribe
+
+    path, _garden, fields = photo
+    monkeypatch.setattr(transcribe.transcribe, "__kwdefaults__", {**transcribe.transcribe.__kwdefaults__, "review_confidence": 1.01})
+    result = CliRunner().invoke(main, ["score", "--json", "--fields", fields, str(path)])  # every reading is now doubtful
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"{path}: 90 readings need review (A1, B1, C1, D1, ...) — check them against the sheet, or pass --accept-uncertain\n"
+    )
+    accepted = CliRunner().invoke(main, ["score", "--json", "--accept-uncertain", "--fields", fields, str(path)])
+    assert accepted.exit_code == 0
+
+
+def test_a_scan_says_in_the_notation_how_to_give_the_fields(photo):
+    path, garden, _fields = photo
+    result = CliRunner().invoke(main, ["scan", str(path)])
+    assert result.exit_code == 0
+    unknown = ", ".join(plot_name(p) for p, cell in enumerate(garden.cells) if cell.is_field)
+    assert f"# fields whose critter or feature was not given: {unknown} (write each F as what it holds, like po or lb)\n" in result.stdout

@@ -81,7 +81,9 @@ def test_a_large_request_is_refused(client: TestClient) -> None:
 
 def test_bad_new_game_inputs_are_one_clear_message(client: TestClient) -> None:
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "12x", "seat1": "human"})
-    assert r.status_code == 400 and "The seed is a whole number, not &#x27;12x&#x27;." in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;12x&#x27;" in r.text
+    r = client.post("/games", data={"csrf": _csrf(client), "seed": "1000000000000", "seat1": "human"})
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;1000000000000&#x27;" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "none"})
     assert r.status_code == 400 and "a game has 1 to 6 players, got 0" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "human", "name1": "Al", "seat2": "human", "name2": "Al"})
@@ -153,6 +155,14 @@ def test_a_whole_game_ends_with_the_score_of_the_saved_garden(client: TestClient
     assert "first game recorded" in client.get(game).text
 
 
+def test_unnamed_seats_are_named_as_the_terminal_names_them(client: TestClient) -> None:
+    seats = {"seat1": "greedy", "seat2": "human", "seat3": "random", "seat4": "greedy", "seat5": "human", "name5": "Zoé"}
+    r = client.post("/games", data={"csrf": _csrf(client), "seed": "3"} | seats, follow_redirects=False)
+    assert r.status_code == 303
+    # The terminal's rule (session.name_seats): the N-th person, a bot by its kind, numbered among the bots when several.
+    assert "greedy bot 1, Player 1, random bot, greedy bot 3, Zoé" in client.get("/").text
+
+
 def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     game = _new(client)
     client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "start D2"})
@@ -160,7 +170,7 @@ def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     # Round 1 is not finished: the save holds the game up to round 1's roll, where Ann resumes.
     again = TestClient(create_app(folder=tmp_path))
     home = again.get("/").text
-    assert game in home and "Ann, greedy bot 2" in home
+    assert game in home and "Ann, greedy bot" in home
     resumed = again.get(game).text
     assert "round 1/10" in resumed and _choices(resumed) == ["pair 1", "pair 2", "pair 3"]
 
@@ -179,6 +189,13 @@ def test_hot_seat_shows_the_hand_over_screen_and_plays_to_the_end(client: TestCl
     for player, name in enumerate(("Ann", "Bea")):
         assert re.search(rf"{name}: <span class=\"total\">{final.score(player)}</span> points", html)
     assert html.count("first game recorded") == 2
+
+
+def test_a_table_takes_a_seed_by_the_games_rule(client: TestClient) -> None:
+    r = client.post("/tables", data={"csrf": _csrf(client), "seed": "-7"})
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;-7&#x27;" in r.text
+    r = client.post("/tables", data={"csrf": _csrf(client), "seed": " 999999999999 "}, follow_redirects=False)
+    assert r.status_code == 303
 
 
 def test_table_mode_and_its_read_only_watch_link(client: TestClient) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,10 @@ def test_a_plot_tap_opens_its_chooser_and_a_bad_edit_is_one_line(client: TestCli
     assert bad.status_code == 400
     assert "C3: Q is not a plot content here (one of . R B Y P F X or a critter or feature code)" in bad.text
     assert "Traceback" not in bad.text
+    r = client.post(f"{sheet}/act", data={"csrf": _csrf(client), "action": "plot c3"}, follow_redirects=False)
+    assert r.headers["location"] == f"{sheet}?plot=C3#chooser"  # plot names read as everywhere else (papillon.grid)
+    r = client.post(f"{sheet}/act", data={"csrf": _csrf(client), "action": "plot F9"})
+    assert r.status_code == 400 and _alert(r.text) == "not a plot name: 'F9' (expected A1 to E5)"
 
 
 def test_paste_notation_then_save_in_the_history(client: TestClient, tmp_path: Path) -> None:
@@ -128,8 +133,15 @@ def test_a_photo_read_then_corrected_scores_the_true_garden(client: TestClient, 
     flagged = re.findall(r"<li><b>([^<]+)</b>:", html)
     assert flagged, "the fields at least cannot be read from a photo"
     assert 'class="doubt hit' in html
-    # Saving is refused while anything is doubtful.
-    assert client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "Ann"}).status_code == 400
+    # Saving is refused while anything is doubtful, in the words a night uses (SheetEntry.check_counts).
+    refused = client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "Ann"})
+    count = len(flagged)
+    assert refused.status_code == 400
+    assert _alert(refused.text) == f"{count} item{'s' if count > 1 else ''} still to check before the sheet counts"
+    for item in flagged:  # each "Correct" or "Change it" button sends the tap that corrects its item
+        kind, _, name = item.rpartition(" ")
+        tap = f"plot {name}" if kind in ("", "field") else item
+        assert f'<button name="action" value="{tap}" class="button">' in html
     truth = photo.garden
     for item in flagged:
         kind, _, name = item.rpartition(" ")
@@ -242,6 +254,51 @@ def test_a_game_night_from_two_phones(tmp_path: Path) -> None:
 def test_a_night_needs_different_names(client: TestClient) -> None:
     r = client.post("/nights", data={"csrf": _csrf(client), "players": "Ann, ann"})
     assert r.status_code == 400 and "each player needs a different name" in r.text
+
+
+def _alert(html: str) -> str:
+    found = re.search(r'<p role="alert">(.*?)</p>', html)
+    assert found, html
+    return unescape(found[1])
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        ("Ann #1, Bob", "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"),
+        ("Ann, Bo\u200bb", "a name cannot hold the invisible or control character U+200B: 'Bo\\u200bb'"),
+        ("Ann, " + "Z" * 61, f"a name has at most 60 characters, got 61: '{'Z' * 40}…'"),
+    ],
+)
+def test_a_night_refuses_a_name_as_every_front_end_does(client: TestClient, players: str, message: str) -> None:
+    r = client.post("/nights", data={"csrf": _csrf(client), "players": players}, follow_redirects=False)
+    assert r.status_code == 400
+    assert _alert(r.text) == message  # the words of papillon.session.check_name, the one name rule
+
+
+def test_a_night_takes_any_name_a_game_takes(client: TestClient) -> None:
+    long_name = "Bartholomew " * 4 + "the Third"  # 57 characters: once refused here (30 at most), a game's name all the same
+    r = client.post("/nights", data={"csrf": _csrf(client), "players": f"Ann\n{long_name}"}, follow_redirects=False)
+    assert r.status_code == 303
+    night = r.headers["location"]
+    assert f"<h2>{long_name}</h2>" in client.get(night).text
+    night_id = night.rsplit("/", 1)[1]
+    tapped = client.post("/score/new", data={"csrf": _csrf(client), "night": night_id, "player": long_name}, follow_redirects=False)
+    sheet = tapped.headers["location"]
+    client.post(f"{sheet}/act", data={"csrf": _csrf(client), "action": "set A1 R"})
+    assert client.post(f"{sheet}/record", data={"csrf": _csrf(client)}, follow_redirects=False).headers["location"] == night
+    assert f"<h2>{long_name}: 1 point</h2>" in client.get(night).text
+
+
+def test_a_sheet_saved_alone_needs_a_name_by_the_same_rule(client: TestClient) -> None:
+    sheet = client.post("/score/new", data={"csrf": _csrf(client)}, follow_redirects=False).headers["location"]
+    assert '<input name="player" maxlength="60" required>' in client.get(sheet).text
+    r = client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "  "})
+    assert r.status_code == 400 and _alert(r.text) == "a name cannot be empty or only spaces"
+    r = client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": "Ann #1"})
+    assert r.status_code == 400 and _alert(r.text) == "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"
+    saved = client.post(f"{sheet}/record", data={"csrf": _csrf(client), "player": " Zoé "}, follow_redirects=False)
+    assert saved.status_code == 303 and saved.headers["location"] == f"{sheet}?saved=yes"
 
 
 def test_the_photo_form_needs_its_csrf_token_and_the_same_origin(client: TestClient) -> None:

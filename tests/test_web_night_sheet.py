@@ -97,10 +97,15 @@ def test_a_night_ranks_with_shared_places() -> None:
     [
         ([], "a game night has 1 to 12 players, got 0"),
         (["Ann", "ANN"], "each player needs a different name"),
-        (["x" * 31], "each player needs a name of 1 to 30 characters"),
+        (["x" * 61], f"a name has at most 60 characters, got 61: '{'x' * 40}…'"),  # session.check_name, the one name rule
+        (["Ann #1"], "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"),
     ],
 )
 def test_a_night_needs_players_with_names(names: list[str], message: str) -> None:
     with pytest.raises(EntryError) as error:
         Night.new(names)
     assert str(error.value) == message
+
+
+def test_a_night_takes_names_as_a_game_does() -> None:
+    assert Night.new(["  Zoé ", "", "y" * 60]).players == ("Zoé", "y" * 60)

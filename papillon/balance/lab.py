@@ -33,7 +33,9 @@ def play(variants: Sequence[Variant], seed: int, games: int, workers: Workers | 
     """(variant number, game) for every game of the run, in plan order, wherever ``workers`` plays them."""
     check_games(games)
     if games > MAX_BALANCE_GAMES:
-        raise SimulationError(f"-n {games}: a balance run keeps every game; expected at most {MAX_BALANCE_GAMES:,} per variant")
+        raise SimulationError(
+            f"{games:,} games: a balance run keeps every game; expected at most {MAX_BALANCE_GAMES:,} per variant", parameter="games"
+        )
     for variant in variants:
         make_player(variant.bot)
     size = batch_size(games, workers.count if workers and workers.submit else 1)

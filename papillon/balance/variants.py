@@ -56,10 +56,12 @@ def parse_set(text: str) -> Setting:
     key, equals, values = text.partition("=")
     key = key.strip()
     if not equals or not key or not all(part.strip() for part in key.split(".")):
-        raise EditionError(f"--set {text!r}: expected KEY=VALUE[,VALUE...] with a dotted edition key, like scoring.enclosed=1,2")
+        raise EditionError(
+            f"{text!r}: expected KEY=VALUE[,VALUE...] with a dotted edition key, like scoring.enclosed=1,2", parameter="settings"
+        )
     texts = tuple(part.strip() for part in _split_values(values))
     if not texts or not all(texts):
-        raise EditionError(f"--set {text!r}: a value is missing (expected KEY=VALUE[,VALUE...])")
+        raise EditionError(f"{text!r}: a value is missing (expected KEY=VALUE[,VALUE...])", parameter="settings")
     return Setting(key, tuple(_value(t) for t in texts), texts)
 
 
@@ -118,7 +120,10 @@ def build_variants(editions: Sequence[str], settings: Sequence[Setting], bot: st
                 _assign(data, setting.key, value, base)
             data.setdefault("edition", {})["name"] = f"{base.name} {' '.join(set_words)}"
             text = toml_text(data)
-            edition = edition_from_toml(text, source=f"--set {' '.join(set_words)}")
+            try:
+                edition = edition_from_toml(text, source=" ".join(set_words))
+            except EditionError as error:  # the settings made an edition the rules refuse
+                raise EditionError(str(error), parameter="settings") from None
             variants.append(Variant(label, edition, text, bot))
     labels = [v.label for v in variants]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
@@ -136,10 +141,10 @@ def _assign(data: dict[str, Any], key: str, value: Any, base: Edition) -> None:
         # A missing last key may be an optional one (features.po.score.max): the edition loader judges it.
         if not isinstance(table, dict) or (part not in table and not last):
             where = ".".join(parts[: depth + 1])
-            raise EditionError(f"--set {key}: the {base.name!r} edition has no key {where!r} (see docs/EDITIONS.md)")
+            raise EditionError(f"{key}: the {base.name!r} edition has no key {where!r} (see docs/EDITIONS.md)", parameter="settings")
         if last:
             if isinstance(table.get(part), dict):
-                raise EditionError(f"--set {key}: {key!r} is a table; set one of its keys ({', '.join(table[part])})")
+                raise EditionError(f"{key}: {key!r} is a table; set one of its keys ({', '.join(table[part])})", parameter="settings")
             table[part] = value
         else:
             table = table[part]

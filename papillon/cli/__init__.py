@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from papillon import __version__
-from papillon.errors import PapillonError, quote
+from papillon.errors import PapillonError, ScanError, quote
 
 # Command name -> module under papillon.cli that defines a click command `command`.
 # A new command is one line here.
@@ -116,7 +116,11 @@ class PapillonGroup(click.Group):
         try:
             return super().invoke(ctx)
         except PapillonError as error:
-            # A user mistake the command did not handle itself: one line, no traceback.
+            # A user mistake the command did not handle itself: one line, no traceback.  A bad value of one of
+            # the command's options is a usage error, worded as click words its own: "Invalid value for '--jobs': ...".
+            command = self.get_command(ctx, ctx.invoked_subcommand) if ctx.invoked_subcommand else None
+            if command is not None and option_of(error, command) is not None:
+                raise usage_error(error, click.Context(command, info_name=ctx.invoked_subcommand, parent=ctx)) from None
             click.echo(f"{_command_path(ctx)}: error: {error}", err=True)
             ctx.exit(1)
         except click.UsageError:
@@ -171,6 +175,47 @@ def _silence_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):  # not a real file (a test runner's buffer)
         pass
+
+
+def option_of(error: PapillonError, command: click.Command) -> click.Parameter | None:
+    """The option of ``command`` for the library parameter ``error`` is about (``fields``: ``--fields``), if it has one.
+
+    Library messages name no option: the parameter's name is the library argument's, and the
+    commands name their options after the arguments they pass.
+    """
+    if error.parameter is None:
+        return None
+    return next((p for p in command.params if p.name == error.parameter and isinstance(p, click.Option)), None)
+
+
+def usage_error(error: PapillonError, ctx: click.Context | None = None) -> click.UsageError:
+    """A library error about what the user asked for, as a usage error (exit 2) of the running command.
+
+    When it is about an option's value it reads as click's own: ``Invalid value for '--fields': plot B4 is given twice``.
+    """
+    ctx = ctx or click.get_current_context()
+    option = option_of(error, ctx.command)
+    if option is not None:
+        return click.BadParameter(str(error), ctx=ctx, param=option)
+    return click.UsageError(str(error), ctx=ctx)
+
+
+def error_line(error: PapillonError) -> str:
+    """A library error about one input, met while the running command works through them, as one line in the command's words.
+
+    The option is named when the error comes from its value (``x.jpg: B4=po: B4 was read as red, not a field
+    (from --fields)``); a photo whose readings need review says how to score it anyway when the command can.
+    """
+    ctx = click.get_current_context(silent=True)
+    command = ctx.command if ctx is not None else None
+    option = option_of(error, command) if command is not None else None
+    line = f"{error} (from {option.opts[-1]})" if option is not None else str(error)
+    if isinstance(error, ScanError) and command is not None and any(p.name == "accept_uncertain" for p in command.params):
+        from papillon.scan import ScanReviewError  # light: OpenCV loads only to read a photo
+
+        if isinstance(error, ScanReviewError):
+            line += ", or pass --accept-uncertain"
+    return line
 
 
 def _command_path(ctx: click.Context) -> str:

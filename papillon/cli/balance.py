@@ -10,6 +10,7 @@ import click
 from papillon.balance import LADDER, Collector, bot_variants, build_variants, parse_set, play, summarise
 from papillon.balance.lab import BalanceReport
 from papillon.balance.table import text
+from papillon.cli import usage_error
 from papillon.cli.common import check_output, write_output
 from papillon.cli.simulate import GAMES, JOBS, BotType, progress
 from papillon.errors import EditionError
@@ -68,7 +69,7 @@ def command(
         else:
             variants = build_variants(list(editions), [parse_set(s) for s in settings], bot)
     except EditionError as error:
-        raise click.UsageError(str(error)) from None
+        raise usage_error(error) from None
     if cluster is not None:
         # Dask's own chatter (workers slow to stop, and the like) is not the user's business; its errors still show.
         logging.getLogger("distributed").setLevel(logging.ERROR)

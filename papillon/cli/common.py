@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, BinaryIO, TypeVar, cast
 
 import click
 
+from papillon.cli import usage_error
 from papillon.edition import Edition, load_edition
-from papillon.errors import EditionError, NotationError, quote
-from papillon.files import TooLargeError, write_atomic
+from papillon.errors import EditionError, FieldsError, NotationError, TooLargeError, quote
+from papillon.files import write_atomic
 from papillon.garden import Garden
 from papillon.notation import load_text, metadata_comments
 from papillon.scan import is_image, review_marks
@@ -67,25 +69,29 @@ def starting_fields_option(function: F) -> F:
     )(function)
 
 
-def _fields_once(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
-    """``--fields B4=po,B4=lb`` names B4 twice: refused, not the last one kept silently."""
-    seen: set[str] = set()
-    for entry in (value or "").split(","):
-        name = entry.partition("=")[0].strip().upper()
-        if name and name in seen:
-            raise click.BadParameter(f"the field {name} is given twice", ctx=ctx, param=param)
-        seen.add(name)
-    return value
-
-
 def fields_option(function: F) -> F:
-    """``--fields B4=po,D2=lb``: what each field of a photo holds (checked by the scanner); passes ``fields``."""
+    """``--fields B4=po,D2=lb``: what each field of a photo holds; passes ``fields`` (the text).
+
+    The text is checked by the scanner's own :func:`~papillon.scan.transcribe.parse_fields`, against
+    the command's ``edition``, before the command runs: a bad entry or a plot given twice is a usage
+    error even when no input turns out to be a photo.
+    """
+
+    @functools.wraps(function)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        from papillon.scan.transcribe import parse_fields
+
+        try:
+            parse_fields(kwargs["fields"], kwargs.get("edition"))
+        except FieldsError as error:
+            raise usage_error(error) from None
+        return function(*args, **kwargs)
+
     return click.option(
         "--fields",
-        callback=_fields_once,
         metavar="B4=po,D2=lb",
         help="For a photo: the critter or feature in each field (a drawing cannot be read).",
-    )(function)
+    )(cast(F, checked))
 
 
 MAX_GARDEN_BYTES = 1_000_000

@@ -21,7 +21,7 @@ from typing import Any
 import click
 from click.core import ParameterSource
 
-from papillon.cli import EXIT_INTERRUPTED
+from papillon.cli import EXIT_INTERRUPTED, usage_error
 from papillon.cli.common import EDITION_FILE, edition_option
 from papillon.edition import Edition
 from papillon.engine.bots import BOTS
@@ -34,7 +34,7 @@ from papillon.grid import SIZE, plot_at
 from papillon.history import History, record_played
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
 from papillon.report import Scored, breakdown
-from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, read_log, standings
+from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, name_seats, read_log, standings
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -219,11 +219,6 @@ class Terminal:
         return shlex.join(["papillon", *words, *edition])
 
 
-def bot_seats(bots: list[str]) -> list[Seat]:
-    """The bots' seats: ``greedy bot``, or ``greedy bot 2`` and ``greedy bot 3`` when there are several of one kind."""
-    return [Seat(f"{b} bot" if bots.count(b) == 1 else f"{b} bot {i + 1}", b) for i, b in enumerate(bots)]
-
-
 def _check_save(save: Path, force: bool, resume: str | None) -> None:
     """Refuse, before the game starts, a save file that would overwrite another game or cannot be written."""
     if save.is_dir():
@@ -334,8 +329,6 @@ def command(
             humans = len(names)  # --name Ann --name Ben: two people play
         if humans + len(bots) == 0:
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
-        if humans + len(bots) > 6:
-            raise click.UsageError(f"a game has at most 6 players, got {humans + len(bots)}")
         if len(names) > humans:
             raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
         try:
@@ -343,7 +336,8 @@ def command(
         except SessionError as error:
             raise click.BadParameter(str(error), param_hint="'--name'") from None
         seed = secrets.randbelow(10**9) if seed is None else seed
-        people = [Seat(name) for name in names] + [Seat(f"Player {i + 1}") for i in range(len(names), humans)]
+        seats = name_seats([Seat(name) for name in names] + [Seat("")] * (humans - len(names)) + [Seat("", bot) for bot in bots])
+        people = [seat for seat in seats if seat.bot is None]
         target = Path(save or f"papillon-{seed}.jsonl")
         try:
             check_names([seat.name for seat in people])
@@ -351,9 +345,9 @@ def command(
             raise click.UsageError(str(error)) from None
         _check_save(target, force, None)
         try:
-            session = PlaySession.start(seed=seed, seats=people + bot_seats(list(bots)), path=target, edition=edition)
-        except SessionError as error:
-            raise click.UsageError(str(error)) from None
+            session = PlaySession.start(seed=seed, seats=seats, path=target, edition=edition)
+        except SessionError as error:  # the edition's player count, the seed's range: the library's rules and words
+            raise usage_error(error) from None
         game = Terminal(session, ctx.meta.get(EDITION_FILE))
         click.echo(f"Papillon Gardens, seed {seed}. Saving to {game.save}. Type 'h' for help.")
     unsaved: click.ClickException | None = None

@@ -9,11 +9,11 @@ from collections.abc import Callable
 
 import click
 
+from papillon.cli import error_line, usage_error
 from papillon.cli.common import check_output, edition_option, fields_option, quiet_native_stderr, read_input, write_output
 from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
-from papillon.errors import ScanError, quote
-from papillon.files import TooLargeError
+from papillon.errors import ScanError, TooLargeError, quote
 from papillon.grid import Plot, plot_name
 
 
@@ -65,17 +65,14 @@ def command(
 
     if output and len(photos) > 1:
         raise click.UsageError("-o/--output takes one photo")
-    try:  # once, before any photo is read, against the edition in use
-        wanted = parse_fields(fields, edition)
-    except ValueError as error:
-        raise click.BadParameter(str(error).removeprefix("--fields").lstrip(" :"), param_hint="--fields") from None
+    wanted = parse_fields(fields, edition)  # once, before any photo is read (fields_option has checked it)
     if output:
         check_output(output, force)
     if debug_dir is not None:
         try:
             check_debug_dir(debug_dir)
         except ScanError as error:
-            raise click.UsageError(str(error)) from None
+            raise usage_error(error) from None
     interactive = sys.stdin.isatty() and not as_json
     failed = False
     for photo, stem in zip(photos, debug_stems(list(photos)), strict=True):
@@ -102,7 +99,7 @@ def command(
                     debug_stem=stem,
                 )
         except ScanError as error:
-            click.echo(f"papillon scan: {error}", err=True)
+            click.echo(f"papillon scan: {error_line(error)}", err=True)
             failed = True
             continue
         text = json.dumps(result.json(), separators=(", ", ": ")) + "\n" if as_json else result.notation

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from papillon.cli import error_line
 from papillon.cli.common import (
     Input,
     edition_option,
@@ -149,9 +150,9 @@ def read_photo_garden(read: Input, edition: Edition, *, fields: str | None, acce
     except ScanReviewError as error:
         if not quiet:
             click.echo(error.result.notation)  # what it read, so the player can check it
-        click.echo(str(error), err=True)
+        click.echo(error_line(error), err=True)  # with the CLI's hint: --accept-uncertain
     except ScanError as error:
-        click.echo(str(error), err=True)
+        click.echo(error_line(error), err=True)
     return None
 
 

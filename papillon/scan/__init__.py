@@ -61,14 +61,14 @@ def is_image_file(path: str | Path) -> bool:
 
 
 def check_debug_dir(directory: str | Path) -> None:
-    """Create the ``--debug-dir`` if needed; ScanError (one line) if it is a file or cannot be made."""
+    """Create the folder for debug pictures if needed; ScanError (one line, about ``debug_dir``) if it is a file or cannot be made."""
     path = Path(directory)
     if path.exists() and not path.is_dir():
-        raise ScanError(f"--debug-dir {directory}: not a directory")
+        raise ScanError(f"{directory}: not a directory", parameter="debug_dir")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ScanError(f"--debug-dir {directory}: cannot create it ({error.strerror})") from None
+        raise ScanError(f"{directory}: cannot create it ({error.strerror})", parameter="debug_dir") from None
 
 
 def debug_stems(photos: list[str]) -> list[str]:
@@ -91,7 +91,10 @@ def debug_stems(photos: list[str]) -> list[str]:
 
 
 class ScanReviewError(ScanError):
-    """The photo was read, but some readings are doubtful; ``result`` holds the reviewable transcription."""
+    """The photo was read, but some readings are doubtful; ``result`` holds the reviewable transcription.
+
+    A front end that can score anyway (``accept_uncertain``) says how in its own words.
+    """
 
     def __init__(self, message: str, result: ScanResult) -> None:
         super().__init__(message)
@@ -193,7 +196,7 @@ def read_photo(
     except ScanReviewError:
         raise
     except ScanError as error:
-        raise ScanError(f"{label}: {error}") from None
+        raise ScanError(f"{label}: {error}", parameter=error.parameter) from None
 
 
 def _read(
@@ -214,7 +217,7 @@ def _read(
         try:
             wanted = transcribe.parse_fields(fields, edition)
         except ValueError as error:
-            raise ScanError(str(error)) from None
+            raise ScanError(str(error), parameter="fields") from None
     else:
         wanted = dict(fields)
     if debug_dir is not None:
@@ -240,7 +243,7 @@ def _read(
         count = len(result.review)
         raise ScanReviewError(
             f"{label}: {count} reading{'s' if count > 1 else ''} need{'' if count > 1 else 's'} review ({items}) — "
-            "check them against the sheet, or pass --accept-uncertain",
+            "check them against the sheet",
             result,
         )
     return result

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from papillon.edition import Edition, standard_edition
-from papillon.errors import ScanError
+from papillon.errors import FieldsError
 from papillon.garden import BRAMBLE, EMPTY, FIELD, Cell, Garden, flower
 from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
 from papillon.notation import format_garden
@@ -30,10 +30,14 @@ def review_marks(text: str) -> list[str]:
 
 
 def parse_fields(text: str | None, edition: Edition | None = None) -> dict[Plot, str]:
-    """``'B4=po,D2=lb'`` -> {plot: code}; ValueError naming the bad entry.
+    """``'B4=po,D2=lb'`` -> {plot: code}; FieldsError (a ValueError) naming the bad entry, or a plot given twice.
 
     >>> parse_fields("b4=po, D2=lb")
     {16: 'po', 8: 'lb'}
+    >>> parse_fields("B4=po,b4=lb")
+    Traceback (most recent call last):
+    ...
+    papillon.errors.FieldsError: plot B4 is given twice
     """
     edition = edition or standard_edition()
     result: dict[Plot, str] = {}
@@ -42,11 +46,16 @@ def parse_fields(text: str | None, edition: Edition | None = None) -> dict[Plot,
     for entry in text.split(","):
         name, sep, code = entry.strip().partition("=")
         if not sep:
-            raise ValueError(f"--fields: expected PLOT=CODE like B4=po, found {entry.strip()!r}")
-        plot = parse_plot(name)
+            raise FieldsError(f"expected PLOT=CODE like B4=po, found {entry.strip()!r}")
+        try:
+            plot = parse_plot(name)
+        except ValueError as error:
+            raise FieldsError(str(error)) from None
         code = code.strip()
         if code not in edition.occupant_codes and code not in ("", "-"):
-            raise ValueError(f"--fields {name.strip()}={code}: not a critter or feature ({' '.join(edition.occupant_codes)})")
+            raise FieldsError(f"{name.strip()}={code}: not a critter or feature ({' '.join(edition.occupant_codes)})")
+        if plot in result:  # refused, not the last one kept silently
+            raise FieldsError(f"plot {plot_name(plot)} is given twice")
         result[plot] = "" if code == "-" else code
     return result
 
@@ -110,7 +119,7 @@ def transcribe(
             cells.append(flower(value))
     for plot, given in fields.items():
         if not cells[plot].is_field:
-            raise ScanError(f"--fields {plot_name(plot)}={given}: {plot_name(plot)} was read as {plots[plot].value}, not a field")
+            raise FieldsError(f"{plot_name(plot)}={given}: {plot_name(plot)} was read as {plots[plot].value}, not a field")
     unknown: list[Plot] = []
     for plot in PLOTS:
         if not cells[plot].is_field:
@@ -130,7 +139,7 @@ def transcribe(
     extra = list(header or [])
     if unknown:
         names = ", ".join(plot_name(p) for p in unknown)
-        extra.append(f"# fields whose critter or feature was not given: {names} (pass --fields {plot_name(unknown[0])}=po,...)")
+        extra.append(f"# fields whose critter or feature was not given: {names} (write each F as what it holds, like po or lb)")
     extra += [review_line(r) for r in review]
     notation = "\n".join([lines[0], *extra, *lines[1:]]) + "\n"
     return Transcription(garden, notation, tuple(readings), review, tuple(unknown))

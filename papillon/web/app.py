@@ -30,8 +30,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from papillon.engine.bots import BOTS
 from papillon.errors import IllegalActionError, PapillonError
+from papillon.notation import MAX_NAME
 from papillon.render.fonts import FONT_FILES, font_dir
-from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, record_results
+from papillon.session import GAME_ID, PlaySession, Seat, SessionError, list_games, name_seats, parse_seed, record_results
 from papillon.table import Table
 from papillon.web import scoring, views
 
@@ -218,18 +219,18 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     async def new_game(request: Request) -> Response:
         form = await _form(request)
-        seed_text = _text(form, "seed")
-        if seed_text and not seed_text.isdigit():
-            raise HTTPException(400, f"The seed is a whole number, not {seed_text[:20]!r}.")
+        try:
+            seed = parse_seed(_text(form, "seed"))
+        except SessionError as error:
+            raise HTTPException(400, str(error)) from None
         seats = []
         for i in range(1, 7):
             kind = _text(form, f"seat{i}", "none")
             if kind == "none":
                 continue
-            name = _text(form, f"name{i}") or (f"Player {i}" if kind == "human" else f"{kind} bot {i}")
             if kind != "human" and kind not in BOTS:
                 raise HTTPException(400, f"Unknown kind of seat {kind[:20]!r}.")
-            seats.append(Seat(name, None if kind == "human" else kind))
+            seats.append(Seat(_text(form, f"name{i}"), None if kind == "human" else kind))
         upload = form.get("edition")
         edition_text = None
         if isinstance(upload, UploadFile) and upload.filename:
@@ -239,9 +240,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             except UnicodeDecodeError:
                 raise HTTPException(400, "The edition file is not UTF-8 text.") from None
         try:
-            session = PlaySession.new(
-                seed=int(seed_text) if seed_text else None, seats=seats, folder=papillon.folder, edition_text=edition_text
-            )
+            session = PlaySession.new(seed=seed, seats=name_seats(seats), folder=papillon.folder, edition_text=edition_text)
         except PapillonError as error:
             raise HTTPException(400, str(error)) from None
         with papillon.lock:
@@ -296,10 +295,11 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     async def new_table(request: Request) -> Response:
         form = await _form(request)
-        seed_text = _text(form, "seed")
-        if seed_text and not (seed_text.isdigit() and len(seed_text) <= 12):
-            raise HTTPException(400, "The seed is a whole number from 0 to 999999999999.")
-        table = Table.new(seed=int(seed_text) if seed_text else None)
+        try:
+            seed = parse_seed(_text(form, "seed"))  # a table deals as a game of that seed would
+        except SessionError as error:
+            raise HTTPException(400, str(error)) from None
+        table = Table.new(seed=seed)
         with papillon.lock:
             if len(papillon.tables) >= MAX_TABLES:
                 old = papillon.tables.pop(next(iter(papillon.tables)))
@@ -385,4 +385,5 @@ STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css"}
 def _templates() -> Environment:
     env = Environment(loader=FileSystemLoader(str(HERE / "templates")), autoescape=select_autoescape(["html"]))
     env.filters["svg"] = lambda markup: Markup(markup)  # our own renderer's markup, escaped where it takes text
+    env.globals["name_max"] = MAX_NAME  # a name field holds what papillon.session.check_name accepts
     return env

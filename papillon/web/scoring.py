@@ -25,14 +25,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from papillon.errors import PapillonError, ScanError
+from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
-from papillon.grid import PLOTS, parse_plot, plot_name
+from papillon.grid import PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
+from papillon.notation import MAX_NAME
 from papillon.render.svg import cell_words, garden_svg, qr_svg
 from papillon.score import CATEGORIES, CATEGORY_TITLES
 from papillon.scoresheet import MAX_PHOTO_BYTES, PHOTO_HINT, EntryError, Night, SheetEntry, check_photo, plot_choices, results_png
-from papillon.session import history_path
+from papillon.session import check_name, history_path
 from papillon.web import views
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
     entry = sheet.entry
     edition = entry.edition
     card = entry.card()
-    plot = parse_plot(selected) if re.fullmatch(r"[A-E][1-5]", selected) else None
+    plot = _plot(selected)
     editor = garden_svg(
         entry.garden,
         edition=edition,
@@ -114,11 +115,6 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         edge_reach=EDGE_REACH,
     )
     scored = garden_svg(entry.garden, edition=edition, score=card, round=edition.rules.rounds + 1, label="the garden, scored")
-    doubts = []
-    for doubt in entry.doubts:
-        kind, _, name = doubt.item.rpartition(" ")
-        fix = f"plot {name}" if kind in ("", "field") else f"{kind} {name}"
-        doubts.append({"item": doubt.item, "words": doubt.words, "fix": fix, "plot": kind in ("", "field")})
     fields = [{"plot": plot_name(p), "words": cell_words(entry.garden, p, edition)} for p in PLOTS if entry.garden.cells[p].is_field]
     return {
         "sheet": sheet,
@@ -131,16 +127,34 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         "selected": plot_name(plot) if plot is not None else "",
         "selected_words": cell_words(entry.garden, plot, edition) if plot is not None else "",
         "choices": plot_choices(edition),
-        "doubts": doubts,
+        "doubts": entry.doubts,
         "fields": fields,
         "notation": entry.notation(sheet.player),
         "plots": [plot_name(p) for p in PLOTS],
     }
 
 
+def _plot(name: str) -> Plot | None:
+    try:
+        return parse_plot(name)
+    except ValueError:
+        return None
+
+
 def _text(form: FormData, name: str, limit: int = 200) -> str:
     value = form.get(name, "")
     return value.strip()[:limit] if isinstance(value, str) else ""
+
+
+def _player(form: FormData, *, required: bool = False) -> str:
+    """The form's player name by the one name rule (:func:`papillon.session.check_name`); "" if none is given nor required."""
+    name = _text(form, "player")
+    if not name and not required:
+        return ""
+    try:
+        return check_name(name)
+    except SessionError as error:
+        raise HTTPException(400, str(error)) from None
 
 
 def _read_photo(data: bytes) -> tuple[SheetEntry, str]:
@@ -193,7 +207,7 @@ def score_routes(
         posted = await request.form(max_files=1, max_fields=10, max_part_size=max_photo_form)
         await form(request)  # the CSRF and origin checks (the form is parsed once and cached)
         upload = posted.get("photo")
-        night_id, player = _text(posted, "night", 12), _text(posted, "player", 30)
+        night_id, player = _text(posted, "night", 12), _player(posted)
         night = state.night(night_id) if night_id else None
         if not isinstance(upload, UploadFile):
             raise HTTPException(400, "Choose a photo of the sheet first.")
@@ -221,7 +235,7 @@ def score_routes(
             entry = SheetEntry.from_notation(text) if text else SheetEntry.blank()
         except PapillonError as error:
             raise HTTPException(400, str(error)) from None
-        sheet = state.add_sheet(entry, night=night.id if night else "", player=_text(posted, "player", 30))
+        sheet = state.add_sheet(entry, night=night.id if night else "", player=_player(posted))
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
 
     async def sheet_page(request: Request) -> Response:
@@ -235,10 +249,11 @@ def score_routes(
         posted = await form(request)
         action = _text(posted, "action", 40)
         if action.startswith("plot "):  # a tap on a plot opens its chooser
-            name = action[5:].strip()
-            if not re.fullmatch(r"[A-E][1-5]", name):
-                raise HTTPException(400, f"Not a plot: {name[:10]!r}.")
-            return RedirectResponse(f"/sheets/{sheet.id}?plot={name}#chooser", status_code=303)
+            try:
+                plot = parse_plot(action[5:])
+            except ValueError as error:
+                raise HTTPException(400, str(error)) from None
+            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}#chooser", status_code=303)
         with sheet.lock:
             try:
                 sheet.entry = sheet.entry.apply(action)
@@ -256,14 +271,14 @@ def score_routes(
     async def sheet_record(request: Request) -> Response:
         sheet = state.sheet(request.path_params["sheet_id"])
         posted = await form(request)
-        player = sheet.player or _text(posted, "player", 31)
-        if not player or len(player) > 30:
-            raise HTTPException(400, "Give the player's name (1 to 30 characters).")
+        player = sheet.player or _player(posted, required=True)
         night = state.nights.get(sheet.night)
         with sheet.lock:
             entry = sheet.entry
-            if entry.doubts:
-                raise HTTPException(400, f"Check the {len(entry.doubts)} highlighted item(s) first: each is corrected or confirmed.")
+            try:
+                entry.check_counts()  # the same words as a night's
+            except EntryError as error:
+                raise HTTPException(400, str(error)) from None
             game = f"night-{night.id}" if night else ""
             record = scored_entry(entry.garden, player=player, source=entry.source, edition=entry.edition, game=game)
             try:
@@ -319,7 +334,7 @@ def score_routes(
     async def history_page(request: Request) -> Response:
         store = history()
         entries = await run_in_threadpool(store.entries)
-        player = request.query_params.get("player", "")[:30]
+        player = request.query_params.get("player", "")[:MAX_NAME]
         names = sorted({e.player for e in entries}, key=str.casefold)
         stats = [player_stats(entries, name) for name in names]
         mine = [e for e in entries if e.player == player][-50:] if player else []
@@ -336,7 +351,7 @@ def score_routes(
     async def history_plot(request: Request) -> Response:
         from papillon.web.plots import category_profile_png, score_over_time_png
 
-        player = request.query_params.get("player", "")[:30]
+        player = request.query_params.get("player", "")[:MAX_NAME]
         kind = request.query_params.get("kind", "")
         entries = [e for e in history().entries() if e.player == player]
         if not entries:

@@ -12,10 +12,10 @@ from starlette.responses import HTMLResponse
 
 from papillon.engine.state import GameState
 from papillon.render.svg import FillMarks, card_svg, die_svg, fill_svg, garden_svg, qr_svg, tile_svg
-from papillon.report import Line, rank
+from papillon.report import Line
 from papillon.report import lines as report_lines
 from papillon.score import ScoreCard
-from papillon.session import PlaySession, Result
+from papillon.session import PlaySession, Result, standings
 from papillon.table import Table
 
 CSP = (
@@ -148,8 +148,7 @@ def end_view(session: PlaySession, results: list[Result]) -> dict[str, Any]:
                 ),
             }
         )
-    standings = rank((str(p["name"]), int(p["total"]), "") for p in players)
-    ranking = [{"name": s.player, "total": s.total, "place": s.place} for s in standings]
+    ranking = [{"name": s.player, "total": s.total, "place": s.place} for s in standings(state)]  # as the terminal ranks them
     return {"session": session, "players": players, "ranking": ranking, "results": [r.words() for r in results]}
 
 

@@ -144,3 +144,23 @@ def test_two_phones_in_one_game_night(server: Any, browser: Any, phone: Any) -> 
         _shot(phone, "night-history")
     finally:
         other.close()
+
+
+def test_a_night_names_players_by_the_one_name_rule(server: Any, phone: Any) -> None:
+    long_name = "Bartholomew " * 4 + "the Third"  # 57 characters: refused by the night page's old 30-character rule
+    phone.goto(server.url + "/score")
+    phone.fill("textarea[name=players]", f"Ann #1\n{long_name}")
+    phone.click("text=Start the night")
+    phone.wait_for_selector("[role=alert]")
+    assert phone.locator("[role=alert]").inner_text() == "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"
+    _shot(phone, "night-name-refused")
+    phone.goto(server.url + "/score")
+    phone.fill("textarea[name=players]", f"Ann\n{long_name}")
+    _tap(phone, "text=Start the night")
+    assert phone.locator("h2", has_text=long_name).count() == 1
+    _tap(phone, f"text=Tap in {long_name}'s garden")
+    _set_plot(phone, "C3", "R")
+    _tap(phone, f"text=Add {long_name}'s sheet")
+    rows = phone.locator("table.ranking-table tr").all_inner_texts()
+    assert rows[1].split("\t")[:3] == ["1", long_name, "1"]  # one red flower: 1 point
+    _shot(phone, "night-long-name")
