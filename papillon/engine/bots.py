@@ -116,7 +116,7 @@ class GreedyBot:
             return value(state, player, self.tie_weight)
         if isinstance(state.tasks[-1], AddBrick):
             return self._bricks_worth(state, player)
-        return max(value(state.apply(action), player, self.tie_weight) for action in state.legal_actions())
+        return max(self._immediate(state, state.legal_actions(), player))
 
     def _bricks_worth(self, state: GameState, player: int) -> float:
         """The value after the pending brick gain, drawn on the outlines of the rings to build, best brick first.
@@ -128,7 +128,7 @@ class GreedyBot:
         tables = state.game.tables
         edges = ring_edges(state.boards[player], tables)
         if not edges:
-            return max(value(state.apply(action), player, self.tie_weight) for action in state.legal_actions())
+            return max(self._immediate(state, state.legal_actions(), player))
         depth = len(state.tasks)
         worth = value(state, player, self.tie_weight)
         while edges and state.player == player and len(state.tasks) == depth and isinstance(state.tasks[-1], AddBrick):
