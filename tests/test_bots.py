@@ -49,13 +49,13 @@ def test_the_outline_of_a_patch_is_the_sides_of_its_plots_that_face_other_plots(
 @pytest.mark.parametrize(
     ("drawn", "expected"),
     [
-        (0, 3 * (3 / 11) ** 2),  # pieces of the enclosure: 3 flowers + 8 bricks; the 3 flowers are drawn
-        (3, 3 * (6 / 11) ** 2),
-        (7, 3 * (10 / 11) ** 2),
+        (0, 3 * 3 / 11),  # pieces of the enclosure: 3 flowers + 8 bricks; the 3 flowers are drawn
+        (3, 3 * 6 / 11),
+        (7, 3 * 10 / 11),
         (8, 0.0),  # complete: the rules score it (below), bricks can bring nothing more
     ],
 )
-def test_ring_progress_is_the_flowers_times_the_square_of_the_share_of_the_enclosure_drawn(drawn, expected):
+def test_ring_progress_is_the_flowers_times_the_share_of_the_enclosure_drawn(drawn, expected):
     assert ring_progress(L_REDS, bricks(*L_OUTLINE[:drawn]), 3, False) == pytest.approx(expected)
 
 
@@ -72,24 +72,24 @@ def test_patches_on_the_border_groups_too_small_and_bricks_elsewhere_count_nothi
     two = garden({"B2": "R", "C2": "R"})
     assert ring_progress(two, bricks("B1-B2", "A2-B2", "C1-C2"), 3, False) == 0
     # two reds are a patch when patch_min is 2: 2 flowers, outline B1, A2, B3 | C1, D2, C3 = 6, 1 brick
-    assert ring_progress(two, bricks("B1-B2"), 2, False) == pytest.approx(2 * (3 / 8) ** 2)
+    assert ring_progress(two, bricks("B1-B2"), 2, False) == pytest.approx(2 * 3 / 8)
     # a brick off the outline is no progress
-    assert ring_progress(L_REDS, bricks("D4-D5", "A1-B1"), 3, False) == pytest.approx(3 * (3 / 11) ** 2)
+    assert ring_progress(L_REDS, bricks("D4-D5", "A1-B1"), 3, False) == pytest.approx(3 * 3 / 11)
 
 
 def test_with_border_encloses_the_garden_edge_is_brick_already():
     corner = garden({"A1": "R", "B1": "R", "A2": "R"})
     # the edge sides: A1 2, B1 1, A2 1 = 4, drawn; the outline: B1-C1, B1-B2, A2-B2, A2-A3 = 4 to draw
-    assert ring_progress(corner, 0, 3, True) == pytest.approx(3 * ((3 + 4) / (3 + 4 + 4)) ** 2)
-    assert ring_progress(corner, bricks("B1-C1", "A2-A3"), 3, True) == pytest.approx(3 * (9 / 11) ** 2)
+    assert ring_progress(corner, 0, 3, True) == pytest.approx(3 * (3 + 4) / (3 + 4 + 4))
+    assert ring_progress(corner, bricks("B1-C1", "A2-A3"), 3, True) == pytest.approx(3 * 9 / 11)
 
 
 def test_two_patches_add_up_and_a_split_patch_is_two():
     # reds B2 C2 B3 and blues C4 D4 D3: the blue outline is C4: B4, C5, C3; D4: E4, D5; D3: C3, E3, D2 = 8
     both = garden({"B2": "R", "C2": "R", "B3": "R", "C4": "B", "D4": "B", "D3": "B"})
-    alone = 3 * (3 / 11) ** 2
+    alone = 3 * 3 / 11
     assert ring_progress(both, 0, 3, False) == pytest.approx(2 * alone)
-    assert ring_progress(both, bricks("C4-C5"), 3, False) == pytest.approx(alone + 3 * (4 / 11) ** 2)
+    assert ring_progress(both, bricks("C4-C5"), 3, False) == pytest.approx(alone + 3 * 4 / 11)
     # a brick between C4 and D4 splits the blues into groups of 1 and 2: no blue patch is left
     assert ring_progress(both, bricks("C4-D4"), 3, False) == pytest.approx(alone)
 
@@ -99,7 +99,7 @@ def test_the_promise_of_a_ring_is_paid_as_the_edition_pays_enclosures(points):
     edition = edition_from_toml(f"[scoring]\nenclosed = {points}\n")
     board = new_game(edition=edition).boards[0]._replace(cells=L_REDS, bricks=bricks(*L_OUTLINE[:3]))
     without = potential(board._replace(cells=garden({})), tables_for(edition))
-    assert potential(board, tables_for(edition)) - without == pytest.approx(points * 3 * (6 / 11) ** 2)
+    assert potential(board, tables_for(edition)) - without == pytest.approx(points * 3 * 6 / 11)
 
 
 # --------------------------------------------------------------------------- greedy
@@ -157,7 +157,7 @@ def test_a_brick_gain_is_worth_what_all_its_bricks_bring():
     state = _evolve(state, boards=(state.boards[0]._replace(bricks=bricks(*L_OUTLINE[:6])),))
     bot = GreedyBot()
     worth = bot._best_next(state, 0)
-    assert worth == pytest.approx(value(state, 0, 0.001) + 3 - 0.001 * 3 * (9 / 11) ** 2)
+    assert worth == pytest.approx(value(state, 0, 0.001) + 3 - 0.001 * 3 * 9 / 11)
 
 
 def test_the_promise_never_exceeds_its_bound():

@@ -110,17 +110,19 @@ def ring_progress(cells: tuple[str, ...], bricks: int, patch_min: int, border_en
     outline (every side of its plots that faces another plot).  A patch whose
     whole outline is brick (with ``border_encloses``, the garden's edge counts as
     brick) has a region of its own plots only, so it is enclosed (RULES.md §2.2,
-    decided by the rules, not here).  Each patch counts ``flowers × share²``, the
+    decided by the rules, not here).  Each patch counts ``flowers × share``, the
     share being the pieces drawn over all its pieces: counting the flowers as
     pieces makes a patch off the border worth something before its first brick,
-    so flowers gather where a ring can go; squaring it makes the last bricks,
-    which close the ring, worth the most, as a ring barely begun is seldom
-    finished (with a straight share the greedy bot gave up critter fills for
-    rings it never closed: 0.3 critter points a game on seeds 1-400, for 0.27
-    enclosure points).  Patches that touch the border (when it does not enclose)
-    never count, nor do complete outlines: bricks can bring them nothing more.
-    A ring round a larger region (the patch and other flowers) also encloses
-    it; the patch's own outline is the ring to aim for one brick at a time.
+    so flowers gather where a ring can go, and every brick of its outline adds
+    the same.  Patches that touch the border (when it does not enclose) never
+    count, nor do complete outlines: bricks can bring them nothing more.  A ring
+    round a larger region (the patch and other flowers) also encloses it; the
+    patch's own outline is the ring to aim for one brick at a time.
+
+    (A squared share, which makes the closing bricks worth most, cost the greedy
+    bot fewer critters but made the bots' play differ more between
+    ``scoring.enclosed=1`` and ``2``, so the balance lab saw the change less
+    clearly: docs/BALANCE.md.)
     """
     progress = 0.0
     for flowers, edges, border_sides in outlines(cells, bricks, patch_min, border_encloses):
@@ -128,7 +130,7 @@ def ring_progress(cells: tuple[str, ...], bricks: int, patch_min: int, border_en
         sides = edges.bit_count()
         if drawn < sides:
             share = (flowers + border_sides + drawn) / (flowers + border_sides + sides)
-            progress += flowers * share * share
+            progress += flowers * share
     return progress
 
 
