@@ -7,7 +7,8 @@ is a pure function of the game so far and a saved game resumes identically.
 - ``random``: any legal action, uniformly.
 - ``greedy``: the action with the best immediate score gain (the exact
   end-game score of the garden right after it); ties go to the action that
-  leaves the Fill sheet and the open fields most promising, then to chance.
+  leaves the Fill sheet, the open fields and the rings it could close most
+  promising (:func:`~papillon.engine.evaluate.potential`), then to chance.
 - ``search``: for the few-option decisions (which pair, which part first,
   which bubble, which bonus, which tile) it plays the rest of its turn out
   with the greedy policy for every option, ``rollouts`` times with some
