@@ -25,6 +25,10 @@ GOLDEN = {
     "solo-greedy-seed12.jsonl": [33],
     "solo-search-seed13.jsonl": [77],
     "three-players-seed14.jsonl": [49, 12, 85],
+    # made by `play_game(56, [make_bot("greedy")])` once the bots valued rings (issue 13): the first
+    # seed from 15 up whose greedy game ends with an enclosed patch; its score is checked by hand in
+    # test_a_greedy_game_that_encloses_a_patch_scores_by_hand
+    "solo-greedy-seed56.jsonl": [54],
 }
 
 GOLDEN_V1 = {
@@ -79,6 +83,31 @@ def test_golden_games_are_what_the_bots_play_today(name):
     bots = [make_bot(p["bot"]) for p in log.players]
     _, again = play_game(log.seed, bots, names=log.names)
     assert again.text() == (GAMES / name).read_text(encoding="utf-8")
+
+
+def test_a_greedy_game_that_encloses_a_patch_scores_by_hand():
+    log = parse_log((GAMES / "solo-greedy-seed56.jsonl").read_text(encoding="utf-8"))
+    garden = parse(log.end["gardens"][0])
+    # Worked out from the final garden by RULES.md §2-3 before the scorer was asked:
+    # flowers: yellow C1 D1 E1 B5 D5, blue C2 B3, red E2 A4, purple C3 D3 C4 = 12;
+    # patches: yellow C1-D1-E1 (3) and purple C3-D3-C4 (3) = 6;
+    # enclosed: the purples, bricked on all 8 sides of their outline (C2-C3, B3-C3, D2-D3, D3-E3,
+    # D3-D4, B4-C4, C4-D4, C4-C5): their region is the three of them, off the border = 3;
+    # butterflies: D2 A3 B3 C3 D3 D4 D5 = 7; no critters;
+    # features: Hammock on A2, 2 × 2 patch colours = 4; Pond on B4, its 8 neighbours hold
+    # B P R X Y gz (A3 is empty) = 6; Gazebo on C5, flowers with a butterfly B3 C3 D3 D5 = 4;
+    # the Foot Path scores nothing = 14; unique features ha po fp gz, 4 × 3 = 12.  Total 54.
+    card = score(garden)
+    assert dict(card.categories) == {
+        "flowers": 12,
+        "patches": 6,
+        "enclosed": 3,
+        "butterflies": 7,
+        "critters": 0,
+        "features": 14,
+        "unique_features": 12,
+    }
+    assert card.total == 54 == log.end["scores"][0]
 
 
 def test_save_then_resume_continues_identically():

@@ -7,7 +7,8 @@ is a pure function of the game so far and a saved game resumes identically.
 - ``random``: any legal action, uniformly.
 - ``greedy``: the action with the best immediate score gain (the exact
   end-game score of the garden right after it); ties go to the action that
-  leaves the Fill sheet and the open fields most promising, then to chance.
+  leaves the Fill sheet, the open fields and the rings it could close most
+  promising (:func:`~papillon.engine.evaluate.potential`), then to chance.
 - ``search``: for the few-option decisions (which pair, which part first,
   which bubble, which bonus, which tile) it plays the rest of its turn out
   with the greedy policy for every option, ``rollouts`` times with some
@@ -20,12 +21,14 @@ is a pure function of the game so far and a saved game resumes identically.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Protocol
 
-from papillon.engine.evaluate import board_score, potential
-from papillon.engine.state import GameState
+from papillon.engine.evaluate import board_score, potential, potential_bound, ring_edges
+from papillon.engine.state import EDGE_ACTIONS, GameState
+from papillon.engine.tasks import AddBrick
 
 TIE = 1e-9
 
@@ -62,7 +65,8 @@ class GreedyBot:
 
     "Immediate" looks through one decision for the choices in :data:`FOLLOW_UP`:
     a feature tile is worth what it scores on its best field, a fill what its
-    bubble's icon brings.
+    bubble's icon brings, and a brick gain what all its bricks bring (bricks
+    only pay together, as a ring: one brick alone would undersell them).
     """
 
     name = "greedy"
@@ -75,22 +79,66 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         player = state.current
-        follow = legal[0].split(" ", 1)[0] in FOLLOW_UP
+        if legal[0].split(" ", 1)[0] in FOLLOW_UP:
+            worths = [
+                value(after, player, self.tie_weight) if action == "skip" else self._best_next(after, player)
+                for action, after in ((action, state.apply(action)) for action in legal)
+            ]
+        else:
+            worths = self._immediate(state, legal, player)
         best: list[str] = []
         best_value = -1e18
-        for action in legal:
-            after = state.apply(action)
-            worth = self._best_next(after, player) if follow and action != "skip" else value(after, player, self.tie_weight)
+        for action, worth in zip(legal, worths, strict=True):
             if worth > best_value + TIE:
                 best, best_value = [action], worth
             elif worth > best_value - TIE:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
+    def _immediate(self, state: GameState, legal: tuple[str, ...], player: int) -> list[float]:
+        """:func:`value` of each action's result, or -inf where the score alone shows it cannot be among the best.
+
+        Two promises differ by at most 2 × :func:`~papillon.engine.evaluate.potential_bound`: an
+        action that scores less than the best by more than ``tie_weight`` × that cannot catch up,
+        so its promise (a good share of the work) is not worked out.
+        """
+        edition = state.edition
+        tables = state.game.tables
+        boards = [state.apply(action).boards[player] for action in legal]
+        scores = [board_score(board, edition) for board in boards]
+        weight = self.tie_weight
+        floor = max(scores) - 2 * weight * potential_bound(tables) - TIE
+        return [
+            score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)
+        ]
+
     def _best_next(self, state: GameState, player: int) -> float:
         if state.player != player or not state.tasks:
             return value(state, player, self.tie_weight)
-        return max(value(state.apply(action), player, self.tie_weight) for action in state.legal_actions())
+        if isinstance(state.tasks[-1], AddBrick):
+            return self._bricks_worth(state, player)
+        return max(self._immediate(state, state.legal_actions(), player))
+
+    def _bricks_worth(self, state: GameState, player: int) -> float:
+        """The value after the pending brick gain, drawn on the outlines of the rings to build, best brick first.
+
+        Only bricks on those outlines raise the promise (:func:`~papillon.engine.evaluate.ring_edges`),
+        so the look-ahead tries those alone; a gain with no ring to build is worth its best single
+        brick, as any other follow-up decision is worth its best next one.
+        """
+        tables = state.game.tables
+        edges = ring_edges(state.boards[player], tables)
+        if not edges:
+            return max(self._immediate(state, state.legal_actions(), player))
+        depth = len(state.tasks)
+        worth = value(state, player, self.tie_weight)
+        while edges and state.player == player and len(state.tasks) == depth and isinstance(state.tasks[-1], AddBrick):
+            options = [state.apply(EDGE_ACTIONS[i]) for i in range(len(EDGE_ACTIONS)) if edges >> i & 1]
+            worths = [value(option, player, self.tie_weight) for option in options]
+            worth = max(worths)
+            state = options[worths.index(worth)]
+            edges = ring_edges(state.boards[player], tables)
+        return worth
 
 
 STRATEGIC = frozenset({"pair", "part", "gnome", "fill", "feature", "choose", "colour", "start"})

@@ -7,10 +7,15 @@ is memoised by garden (and the enclosures by brick set, inside the rules).
 
 from __future__ import annotations
 
+from functools import lru_cache
+from operator import itemgetter
+from typing import NamedTuple
+
 from papillon.edition import Edition
 from papillon.engine.state import Board
 from papillon.engine.tables import Tables
-from papillon.rules import evaluate, rule_tables, total
+from papillon.grid import ORTHOGONAL_NEIGHBOURS, PLOTS
+from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, patches, rule_tables, total
 
 
 def board_score(board: Board, edition: Edition) -> int:
@@ -27,12 +32,169 @@ def potential(board: Board, tables: Tables) -> float:
     """A rough worth of what the Fill sheet and the open plots promise (bots' tie-break).
 
     Progress up a critter ladder is part of the critter (if a field waits for it);
-    track bubbles and caterpillars are worth part of the stamps and bonuses ahead.
+    track bubbles and caterpillars are worth part of the stamps and bonuses ahead;
+    a patch that more bricks could enclose is worth part of its enclosure points
+    (:func:`ring_progress`, paid as the edition pays enclosures: nothing when it pays nothing).
     """
-    value = 0.0
-    for filled, height, points in zip(board.ladders, tables.ladders, tables.critter_points, strict=True):
-        if filled:
-            value += 0.7 * points * filled / height
-    value += 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
-    fields_free = board.cells.count("F")
-    return value + 0.6 * (fields_free if fields_free < 2 else 2)
+    ladder_weights, enclosed, patch_min, border = _weights(tables)
+    value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
+    for filled, weight in zip(board.ladders, ladder_weights, strict=True):
+        value += filled * weight
+    cells = board.cells
+    fields_free = cells.count("F")
+    value += 0.6 * (fields_free if fields_free < 2 else 2)
+    # Most gardens a bot weighs have no patch off the border: one memoised count says so.
+    if enclosed and (border or _most_inner_flowers(cells) >= patch_min):
+        value += enclosed * ring_progress(cells, board.bricks, patch_min, border)
+    return value
+
+
+_WEIGHTS: dict[Tables, tuple[tuple[float, ...], int, int, bool]] = {}
+
+
+def _weights(tables: Tables) -> tuple[tuple[float, ...], int, int, bool]:
+    """What :func:`potential` needs of an edition, looked up once (a dict: this runs for every garden a bot weighs).
+
+    Each ladder bubble's worth (0.7 × its critter's points / the ladder's height),
+    then ``scoring.enclosed``, ``rules.patch_min`` and ``rules.border_encloses``.
+    """
+    found = _WEIGHTS.get(tables)
+    if found is None:
+        edition = tables.edition
+        ladders = tuple(0.7 * points / height for height, points in zip(tables.ladders, tables.critter_points, strict=True))
+        found = _WEIGHTS[tables] = (ladders, edition.scoring.enclosed, edition.rules.patch_min, edition.rules.border_encloses)
+    return found
+
+
+_BOUNDS: dict[Tables, float] = {}
+
+
+def potential_bound(tables: Tables) -> float:
+    """A bound on the size of :func:`potential` under the tables' edition: ``|potential(board, tables)| <= potential_bound(tables)``.
+
+    Every term at its fullest: full ladders, tracks, rondel and caterpillar track,
+    two free fields, and every plot a flower of a patch with its ring nearly done.
+    """
+    bound = _BOUNDS.get(tables)
+    if bound is None:
+        fill = tables.edition.fill
+        ladders, enclosed, _, _ = _weights(tables)
+        bound = _BOUNDS[tables] = (
+            sum(abs(weight) * height for weight, height in zip(ladders, tables.ladders, strict=True))
+            + 0.6 * len(tables.colours) * len(fill.flower_track)
+            + 0.35 * len(fill.rondel)
+            + 0.3 * fill.caterpillar_track
+            + 0.6 * 2
+            + abs(enclosed) * len(PLOTS)
+        )
+    return bound
+
+
+# --------------------------------------------------------------------------- progress towards enclosures
+
+
+class Outline(NamedTuple):
+    """A patch that more bricks could enclose, and the sides of its plots a ring round it must brick."""
+
+    flowers: int
+    edges: int
+    """Bit mask (bit ``i`` = ``grid.EDGES[i]``) of the edges between the patch and the plots around it."""
+    border_sides: int
+    """Sides of its plots on the garden's edge (they count as brick: only with ``border_encloses``)."""
+
+
+def ring_progress(cells: tuple[str, ...], bricks: int, patch_min: int, border_encloses: bool) -> float:
+    """Flowers of the patches more bricks could enclose, each weighted by how much of its enclosure is drawn.
+
+    An enclosure is drawn in pieces: the patch's flowers and the bricks of its
+    outline (every side of its plots that faces another plot).  A patch whose
+    whole outline is brick (with ``border_encloses``, the garden's edge counts as
+    brick) has a region of its own plots only, so it is enclosed (RULES.md §2.2,
+    decided by the rules, not here).  Each patch counts ``flowers × share``, the
+    share being the pieces drawn over all its pieces: counting the flowers as
+    pieces makes a patch off the border worth something before its first brick,
+    so flowers gather where a ring can go, and every brick of its outline adds
+    the same.  Patches that touch the border (when it does not enclose) never
+    count, nor do complete outlines: bricks can bring them nothing more.  A ring
+    round a larger region (the patch and other flowers) also encloses it; the
+    patch's own outline is the ring to aim for one brick at a time.
+
+    (A squared share, which makes the closing bricks worth most, cost the greedy
+    bot fewer critters but made the bots' play differ more between
+    ``scoring.enclosed=1`` and ``2``, so the balance lab saw the change less
+    clearly: docs/BALANCE.md.)
+    """
+    progress = 0.0
+    for flowers, edges, border_sides in outlines(cells, bricks, patch_min, border_encloses):
+        drawn = (bricks & edges).bit_count()
+        sides = edges.bit_count()
+        if drawn < sides:
+            share = (flowers + border_sides + drawn) / (flowers + border_sides + sides)
+            progress += flowers * share
+    return progress
+
+
+def outlines(cells: tuple[str, ...], bricks: int, patch_min: int, border_encloses: bool) -> tuple[Outline, ...]:
+    """The outline of every patch that bricks could enclose (touching the border only if ``border_encloses``).
+
+    Memoised by the garden's plots and the bricks that split flowers of one
+    colour (the only bricks that change the patches): most gardens a bot weighs
+    differ from the last one by a brick elsewhere, or have no patch off the border.
+    """
+    if not border_encloses and _most_inner_flowers(cells) < patch_min:
+        return ()
+    return _outlines(cells, bricks & _joining_edges(cells), patch_min, border_encloses)
+
+
+_inner_cells = itemgetter(*(p for p in PLOTS if not BORDER_MASK >> p & 1))
+"""The codes of the plots off the border (a tuple: the garden is 5 × 5, so there are 9)."""
+
+BORDER_SIDES: tuple[int, ...] = tuple(4 - len(ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS)
+"""How many sides of each plot are the garden's edge (2 in a corner, 1 along a side, 0 inside)."""
+
+
+@lru_cache(maxsize=1 << 16)
+def _most_inner_flowers(cells: tuple[str, ...]) -> int:
+    """The most flowers of one colour off the border (a patch there needs ``patch_min`` of them)."""
+    inner = _inner_cells(cells)
+    return max(inner.count(colour) for colour in FLOWER_CODES)
+
+
+@lru_cache(maxsize=1 << 14)
+def _joining_edges(cells: tuple[str, ...]) -> int:
+    """Mask of the edges between two flowers of one colour: the only bricks that change the patches."""
+    joining = 0
+    for p, code in enumerate(cells):
+        if code in FLOWER_CODES:
+            for q, edge in NEIGHBOUR_EDGES[p]:
+                if q > p and cells[q] == code:
+                    joining |= 1 << edge
+    return joining
+
+
+@lru_cache(maxsize=1 << 14)
+def _outlines(cells: tuple[str, ...], splitting: int, patch_min: int, border_encloses: bool) -> tuple[Outline, ...]:
+    found = []
+    for _, mask in patches(cells, splitting, patch_min):
+        if not border_encloses and mask & BORDER_MASK:
+            continue
+        edges = border_sides = 0
+        for p in PLOTS:
+            if mask >> p & 1:
+                border_sides += BORDER_SIDES[p]
+                for q, edge in NEIGHBOUR_EDGES[p]:
+                    if not mask >> q & 1:
+                        edges |= 1 << edge
+        found.append(Outline(mask.bit_count(), edges, border_sides if border_encloses else 0))
+    return tuple(found)
+
+
+def ring_edges(board: Board, tables: Tables) -> int:
+    """The unbricked edges of the outlines :func:`ring_progress` counts (0 when the edition pays nothing for enclosures)."""
+    _, enclosed, patch_min, border = _weights(tables)
+    if not enclosed:
+        return 0
+    edges = 0
+    for outline in outlines(board.cells, board.bricks, patch_min, border):
+        edges |= outline.edges
+    return edges & ~board.bricks
