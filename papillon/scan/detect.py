@@ -33,6 +33,7 @@ from papillon.layout import (
     FRAME_W_MM,
     PAYLOAD_FORMAT,
     PAYLOAD_VERSION,
+    PLOT_GAP_MM,
     GardenLayout,
     garden_layout,
     parse_starting_fields,
@@ -62,6 +63,11 @@ MAP_STEP_MM = 3.0
 DOT_SEARCH_MM = 5.0
 """How far (mm) from where the homography puts it a registration dot is looked for: bowed sheets and lens
 distortion move the middle of the grid up to ~4 mm."""
+DOT_REFINE_MM = 1.5
+"""How far (mm) from where the dots already found predict it a dot is looked for again: a sheet lifted 10-15 mm moves
+the middle of the grid 5-7 mm, beyond :data:`DOT_SEARCH_MM`, but the fit through the nearer dots puts it within ~1 mm."""
+DOT_REFINE_PASSES = 2
+"""Searches around the fit's prediction (each one's new dots sharpen the next prediction)."""
 DOT_CORE_MM = 0.8
 DOT_RING_MM = (1.2, 1.9)
 """The dot's matched filter: mean darkness within DOT_CORE_MM minus mean darkness in this ring (mm), the paper
@@ -95,6 +101,20 @@ DOUBT_CONFIDENCE = 0.6
 """The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
 BENT_SHEET_MM = 1.5
 """When the median estimated misregistration of the grid's items exceeds this (mm), the sheet is refused as bent."""
+PATH_END_MM = 3.0
+"""Length left out at each end of an edge slot when its path is located (the plots' rounded corners and the crossing)."""
+PATH_SEARCH_MM = 0.6
+"""How far (mm) from where the local fit puts it each printed plot outline is looked for across an edge."""
+PATH_LINE_SIDE_MM = 0.6
+"""A printed outline (0.35 mm) is darker than the paper this far (mm) on both its sides."""
+PATH_LINE_MIN = 0.06
+"""Least darkness (share of the markers' paper-to-black difference) of a printed outline over both its sides."""
+PATH_WIDTH_SLACK_MM = 0.25
+"""The two outlines found must lie the path's printed width apart within this (mm), else they are not both outlines."""
+PATH_HALVES_AGREE_MM = 0.25
+"""The two halves of an edge slot must put its path within this (mm) of each other to count as measured."""
+PATH_NOISE_MM = 0.1
+"""Misregistration (mm) left at an edge whose path was located: how precisely the outlines are found."""
 QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
@@ -674,10 +694,15 @@ def register(
         return None
     kernel = _dot_kernel(px_per_mm)
     dots = np.array([(c.cx_mm, c.cy_mm) for c in layout.registration], np.float64)
-    measured: list[tuple[float, float] | None] = []
-    for x, y in dots:
-        fx, fy, strength = _find_dot(coarse, kernel, (x * px_per_mm, y * px_per_mm), DOT_SEARCH_MM * px_per_mm)
-        measured.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
+
+    def measure(predicted_mm: NDArray[Any], reach_mm: float) -> list[tuple[float, float] | None]:
+        out: list[tuple[float, float] | None] = []
+        for (x, y), (px, py) in zip(dots, predicted_mm, strict=True):
+            fx, fy, strength = _find_dot(coarse, kernel, (px * px_per_mm, py * px_per_mm), reach_mm * px_per_mm)
+            out.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
+        return out
+
+    measured = measure(dots, DOT_SEARCH_MM)
     if sum(m is not None for m in measured) < MIN_DOTS_FOUND * len(dots):
         return None
     corners_mm = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
@@ -687,6 +712,23 @@ def register(
         corner_shifts = seen - corners_mm
     else:
         corner_shifts = np.zeros_like(corners_mm)
+    fit = _fit_dots(dots, measured, corners_mm, corner_shifts)
+    for _ in range(DOT_REFINE_PASSES):
+        # A sheet lifted 10-15 mm moves the middle of the grid further than the first search reaches: the dots found
+        # predict where the others are, and a short search around that prediction finds them.
+        predicted = dots + fit.shift_mm(dots)
+        again = measure(predicted, DOT_REFINE_MM)
+        if sum(m is not None for m in again) <= fit.found:
+            break
+        measured = again
+        fit = _fit_dots(dots, measured, corners_mm, corner_shifts)
+    return fit
+
+
+def _fit_dots(
+    dots: NDArray[Any], measured: Sequence[tuple[float, float] | None], corners_mm: NDArray[Any], corner_shifts: NDArray[Any]
+) -> Registration:
+    """The spline through the dots ``measured`` (shift mm, None if not found) and the marker corners, with each dot's error."""
     found = [m is not None for m in measured]
     dropped: dict[int, float] = {}
     # Drop, one at a time, a dot the others contradict (a pen stroke through it, or paper creased there); what it
@@ -724,6 +766,69 @@ def misregistration(registration: Registration, layout: GardenLayout) -> Misregi
         bubbles=tuple(at(c.cx_mm, c.cy_mm) for c in layout.bubbles),
         colour_key=tuple(at(c.cx_mm, c.cy_mm) for c in layout.colour_key),
     )
+
+
+def path_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float | None, ...]:
+    """Per edge slot: how far (mm, across the slot) the path between its two printed plot outlines lies from where the
+    rectified sheet puts it, or None where the outlines are not both clearly seen.
+
+    The outlines are the sheet's own ruler at every edge: two thin printed lines exactly :data:`PLOT_GAP_MM` apart.
+    Each half of the slot is measured apart (its darkness profile across, the median along it); the halves must agree.
+    A pen's brick between them, ink spilled over one, or a shaded plot's fill against it (no thin line there) leave the
+    edge unmeasured rather than mismeasured.
+    """
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    half_gap = PLOT_GAP_MM / 2
+    reach = half_gap + PATH_SEARCH_MM + PATH_LINE_SIDE_MM
+    offsets: list[float | None] = []
+    for slot in layout.edge_slots:
+        vertical = slot.x1_mm == slot.x2_mm
+        lo, hi = (
+            (min(slot.y1_mm, slot.y2_mm), max(slot.y1_mm, slot.y2_mm))
+            if vertical
+            else (min(slot.x1_mm, slot.x2_mm), max(slot.x1_mm, slot.x2_mm))
+        )
+        centre = slot.x1_mm if vertical else slot.y1_mm
+        across = slice(round((centre - reach) * px_per_mm), round((centre + reach) * px_per_mm) + 1)
+        halves = []
+        for a, b in ((lo + PATH_END_MM, (lo + hi) / 2), ((lo + hi) / 2, hi - PATH_END_MM)):
+            along = slice(round(a * px_per_mm), round(b * px_per_mm))
+            strip = grey[along, across] if vertical else grey[across, along].T
+            halves.append(_path_centre(np.median(strip, axis=0), across.start, centre, contrast, px_per_mm))
+        if None in halves:
+            offsets.append(None)
+            continue
+        first, second = (h for h in halves if h is not None)
+        offsets.append((first + second) / 2 if abs(first - second) <= PATH_HALVES_AGREE_MM else None)
+    return tuple(offsets)
+
+
+def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contrast: float, px_per_mm: float) -> float | None:
+    """The offset (mm) of the midpoint between the two thin dark lines nearest ±PLOT_GAP_MM / 2 in a grey ``profile``
+    across an edge (pixel 0 at ``start_px``), or None unless both are clear lines exactly a path's width apart."""
+    darkness = float(np.max(profile)) - profile
+    side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
+    # A thin line is darker than both its sides; a fill's border (a step) is not.
+    line = darkness[side:-side] - np.maximum(darkness[: -2 * side], darkness[2 * side :])
+    positions = (np.arange(len(line)) + side + start_px) / px_per_mm - centre_mm  # pixel i holds frame point i / px_per_mm
+    found = []
+    for sign in (-1.0, 1.0):
+        window = np.abs(positions - sign * PLOT_GAP_MM / 2) <= PATH_SEARCH_MM
+        if not window.any():
+            return None
+        k = int(np.flatnonzero(window)[np.argmax(line[window])])
+        # A peak on the window's border is the flank of a line further off: not found where it should be.
+        if line[k] < PATH_LINE_MIN * contrast or k in (0, len(line) - 1) or line[k] < max(line[k - 1], line[k + 1]):
+            return None
+        # Sub-pixel: the vertex of the parabola through the peak and its neighbours.
+        a, b, c = line[k - 1], line[k], line[k + 1]
+        denominator = a - 2 * b + c
+        shift = float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5)) if denominator < 0 else 0.0
+        found.append(positions[k] + shift / px_per_mm)
+    left, right = found
+    if abs((right - left) - PLOT_GAP_MM) > PATH_WIDTH_SLACK_MM:
+        return None
+    return float((left + right) / 2)
 
 
 def check_quality(rectified: Image, layout: GardenLayout, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float, float]:
@@ -970,4 +1075,9 @@ def find_sheet(photo: Image) -> Sheet:
             f"the sheet is bent (its grid is up to {error.worst_mm:.1f} mm off a smooth fit) — lay it flat and photograph it from above"
         )
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
+    # Where an edge's own printed outlines are found, they say how far off its path is: no need to infer it from dots
+    # 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt a well-placed edge).
+    located_edges = path_offsets(rectified, layout, contrast)
+    edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
+    error = dataclasses.replace(error, edges=edges)
     return Sheet(located, rectified, layout, fields, payload, paper, width, registration, error)
