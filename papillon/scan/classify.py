@@ -195,6 +195,21 @@ BUBBLE_X_MIN_MM2 = 0.5
 """Area (mm²) of pencil outside the bubble along the diagonal that makes a bramble's stroke through it."""
 BUBBLE_X_SEARCH_MM = 2.5
 """How far (mm) from the diagonal through the bubble a bramble's stroke is looked for."""
+THROUGH_FROM_MM = 1.2
+THROUGH_TO_MM = 4.2
+"""Distances (mm) past a bubble's outline, toward its plot's centre, over which a stroke through the bubble is followed:
+a mark in the bubble reaches about a millimetre past its outline, a bramble's stroke runs on to the plot's centre."""
+THROUGH_STEP_MM = 0.5
+THROUGH_STEPS = 6
+"""Pieces (of THROUGH_STEP_MM) of that length a stroke through the bubble must all reach: a line, not a blot."""
+THROUGH_HALF_WIDTH_MAX_MM = 0.9
+"""Widest (mm, 90th percentile of its pixels' distance from its middle) a stroke through the bubble may be: a pen's line
+blurred by the camera, not a fill or a stroke across the diagonal."""
+THROUGH_AREA_MAX = 0.5
+"""Share of the searched area a stroke through the bubble may cover (more is a fill)."""
+BUBBLE_OWN_DARKNESS_MIN = 0.06
+"""Darkness above the paper and the printed butterfly from which a pixel in the plot's colour is colour laid over the
+bubble (a felt or pencil fill darkens it 0.1-0.5)."""
 BUBBLE_OWN_MID = 0.3
 """Share of the bubble's core in its plot's own colour (a felt fill run over it) at which it is doubtful."""
 BUBBLE_OWN_SPREAD = 0.05
@@ -800,8 +815,11 @@ def read_bubble(
     marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
         marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
+    marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
     mark_fraction = float(marked.sum()) / n
-    own_fraction = float((own & inside).sum()) / n
+    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
+    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
+    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
     p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
     # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
     w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
@@ -834,6 +852,41 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     centre = float(np.median(offset[stroke]))
     # As wide as the stroke shows outside the bubble (blur widens it), at least BUBBLE_X_BAND_MM.
     half_width = max(BUBBLE_X_BAND_MM, float(np.percentile(np.abs(offset[stroke] - centre), 90)) + BUBBLE_X_MARGIN_MM)
+    yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
+    return band
+
+
+def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float) -> NDArray[Any]:
+    """The pixels of ``where`` on a straight stroke, in any ink, that runs on through the bubble from deep in the plot.
+
+    A bramble's X (in pencil or any pen) passes the plot's corner, where the bubble is: its stroke crosses the bubble
+    along the diagonal.  A mark in the bubble (fill, tick, cross, scribble) stays within about a millimetre of its
+    outline, so a narrow line along the diagonal from :data:`THROUGH_FROM_MM` to :data:`THROUGH_TO_MM` past the
+    outline toward the plot's centre is no mark; what it covers inside the bubble is left out of the marks.
+    """
+    empty = np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
+    cx, cy = layout.plots[plot].centre_mm
+    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    reach = circle.r_mm + THROUGH_TO_MM + BUBBLE_X_SEARCH_MM
+    around, disc = _disc(m, circle, reach)
+    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    along, offset = ux * dx + uy * dy, ux * dy - uy * dx
+    search = disc & (along > circle.r_mm + THROUGH_FROM_MM) & (along < circle.r_mm + THROUGH_TO_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
+    stroke = search & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS)
+    if not stroke.any() or stroke.sum() > THROUGH_AREA_MAX * search.sum():
+        return empty  # nothing there, or a fill rather than a line
+    centre = float(np.median(offset[stroke]))
+    spread = float(np.percentile(np.abs(offset[stroke] - centre), 90))
+    # A line covers the whole length searched, every part of it near one straight path along the diagonal.
+    steps = np.minimum(((along[stroke] - circle.r_mm - THROUGH_FROM_MM) / THROUGH_STEP_MM).astype(int), THROUGH_STEPS - 1)
+    if spread > THROUGH_HALF_WIDTH_MAX_MM or len(np.unique(steps)) < THROUGH_STEPS:
+        return empty
+    half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
     yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
