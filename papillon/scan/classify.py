@@ -173,8 +173,8 @@ BUBBLE_PAPER_MIN_SHARE = 0.2
 """Share of the ring around a bubble that must look like paper to measure it (else the sheet's white is trusted)."""
 BUBBLE_PRINT_SLACK_MM = 0.5
 """How far (mm) the printed butterfly may lie from where the bubbles' common image puts it."""
-BUBBLE_PRINT_OUTLIERS = 2
-"""Bubbles, at each pixel, lighter than the one taken for the printed butterfly (their paper reference may be off)."""
+BUBBLE_PRINT_LEVEL_SLACK = 1.15
+"""Darkest a bubble's printed butterfly may be taken to be, as a share of the photo's typical one."""
 BUBBLE_INNER_PAPER_PERCENTILE = 10
 """Percentile of a bubble's core taken as the paper inside it (the printed butterfly covers less than half the core):
 the bubble's paper is never darker than this."""
@@ -732,24 +732,34 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
-    """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
+def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
+    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
 
-    Nearly the lightest of the 25 bubbles at each pixel (an empty one; :data:`BUBBLE_PRINT_OUTLIERS` lighter ones are
-    passed over), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement and capped at
-    :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
+    not); its strength is measured in each bubble over the print's darker half, since glare or clipped highlights
+    wash the pale print out far more than the dark marks or the bubble's outline.  A bubble's print is never taken
+    darker than :data:`BUBBLE_PRINT_LEVEL_SLACK` times the typical one (a mark over the print is no print), nor than
+    :data:`BUBBLE_PRINT_MAX` (a sheet whose every bubble is filled keeps its marks); it is widened by
+    :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement.
     """
     stack = []
+    inside = np.zeros(0, bool)
     for plot in PLOTS:
         circle = layout.bubbles[plot]
-        where, _ = _bubble_window(m, circle)
+        where, inside = _bubble_window(m, circle)
         stack.append(m.darkness[where] - _bubble_paper(m, circle))
-    # Not the very lightest: a bubble or two whose paper reference is still off (too dark) would erase the print,
-    # and every empty bubble's butterfly would then read as a mark.
-    lightest = np.partition(np.stack(stack), BUBBLE_PRINT_OUTLIERS, axis=0)[BUBBLE_PRINT_OUTLIERS].astype(np.float32)
+    darkness = np.stack(stack).astype(np.float32)
+    typical = np.median(darkness, axis=0)
+    peak = float(typical[inside].max()) if inside.any() else 0.0
+    if peak <= 0:
+        return [np.zeros_like(typical) for _ in PLOTS]
+    shape = np.clip(typical / peak, 0.0, 1.0) * inside
+    darker = shape > 0.5
+    levels = np.array([float(np.median(d[darker])) for d in darkness]) / float(np.median(shape[darker]))
+    ceiling = BUBBLE_PRINT_LEVEL_SLACK * float(np.median(levels))
     k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
-    widened: FloatImage = cv2.dilate(lightest, np.ones((k, k), np.uint8))
-    return np.clip(widened, 0.0, BUBBLE_PRINT_MAX)
+    widened: FloatImage = cv2.dilate(shape.astype(np.float32), np.ones((k, k), np.uint8))
+    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels]
 
 
 def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
@@ -785,7 +795,7 @@ def read_bubble(
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is :func:`bubble_print` (what is printed in the bubble is no mark).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
@@ -971,8 +981,8 @@ def read_sheet(
     calibration = calibrate(m, layout)
     plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
     readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
-    printed = bubble_print(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed) for p in PLOTS]
+    printed = bubble_prints(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
