@@ -153,6 +153,9 @@ SPILL_CHROMA_MIN = 6.0
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
 likely a rubbed-out one (a ghost) and is marked for review."""
+EDGE_GHOST_REFERENCE_MAX = 0.35
+"""Darkest reference for ghosts: a firm graphite line's darkness (0.2-0.45); darker sure bricks are ink, which no
+eraser leaves a ghost of."""
 EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
@@ -675,14 +678,17 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    p_pen, _, _ = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    p_pen, _, pen_darkness = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    line_darkness = darkness
     if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
+        line_darkness = max(darkness, pen_darkness)
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
         ("darkness", darkness),
+        ("line_darkness", line_darkness),
         ("coloured", p_coloured),
         ("pen", p_pen),
         ("spill", spilled),
@@ -950,13 +956,14 @@ def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Read
 
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
-    sure = [dict(r.evidence)["darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
+    sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
     if len(sure) < EDGE_GHOST_MIN_BRICKS:
         return edges
-    reference = float(np.median(sure))
+    # Only graphite rubs out: a photo's ink bricks (black felt ~0.9) say nothing of how faint its pencil lines are.
+    reference = min(float(np.median(sure)), EDGE_GHOST_REFERENCE_MAX)
     return [
         _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
-        if r.value == "brick" and dict(r.evidence)["darkness"] < EDGE_GHOST_RATIO * reference
+        if r.value == "brick" and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
         else r
         for r in edges
     ]

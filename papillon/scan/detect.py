@@ -115,6 +115,14 @@ PATH_HALVES_AGREE_MM = 0.25
 """The two halves of an edge slot must put its path within this (mm) of each other to count as measured."""
 PATH_NOISE_MM = 0.1
 """Misregistration (mm) left at an edge whose path was located: how precisely the outlines are found."""
+RING_ANGLES = 48
+"""Rays along which a bubble's printed outline is looked for."""
+BUBBLE_RING_SEARCH_MM = 0.6
+"""How far (mm) from its printed radius a bubble's outline is looked for along each ray."""
+RING_MIN_SHARE = 0.5
+"""Share of the rays that must show the outline for the bubble's centre to count as measured."""
+RING_FIT_MAX_MM = 0.2
+"""Largest RMS distance (mm) of the outline points from the circle fitted through them (more: not all the outline)."""
 QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
@@ -803,6 +811,54 @@ def path_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per
     return tuple(offsets)
 
 
+def bubble_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float | None, ...]:
+    """Per bubble: how far (mm) its printed outline's centre lies from where the rectified sheet puts it, or None where
+    the outline is not clearly seen around enough of the circle.
+
+    Along :data:`RING_ANGLES` rays from the bubble's centre the outline is the thin dark line nearest its radius; a
+    circle fitted through those points gives the centre.  A fill or mark over the outline, or a plot's ink against it,
+    leaves no thin line on that ray, which is left out; the rays kept must surround the centre.
+    """
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    angles = np.linspace(0.0, 2 * math.pi, RING_ANGLES, endpoint=False)
+    step = 1.0 / px_per_mm
+    side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
+    reach = BUBBLE_RING_SEARCH_MM + PATH_LINE_SIDE_MM
+    offsets: list[float | None] = []
+    for circle in layout.bubbles:
+        radii = np.arange(circle.r_mm - reach, circle.r_mm + reach + step / 2, step)
+        xs = (circle.cx_mm + np.cos(angles)[:, None] * radii[None, :]) * px_per_mm
+        ys = (circle.cy_mm + np.sin(angles)[:, None] * radii[None, :]) * px_per_mm
+        profiles = cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        darkness = profiles.max() - profiles
+        line = darkness[:, side:-side] - np.maximum(darkness[:, : -2 * side], darkness[:, 2 * side :])
+        r = radii[side:-side]
+        window = np.abs(r - circle.r_mm) <= BUBBLE_RING_SEARCH_MM
+        cols = np.flatnonzero(window)
+        k = cols[np.argmax(line[:, window], axis=1)]
+        rows = np.arange(len(angles))
+        inner = (k > 0) & (k < line.shape[1] - 1)
+        kk = np.clip(k, 1, line.shape[1] - 2)
+        peak = line[rows, kk]
+        ok = inner & (peak >= PATH_LINE_MIN * contrast) & (peak >= line[rows, kk - 1]) & (peak >= line[rows, kk + 1])
+        quadrants = {int(q) for q in (angles[ok] // (math.pi / 2))}
+        if ok.sum() < RING_MIN_SHARE * len(angles) or len(quadrants) < 4:
+            offsets.append(None)
+            continue
+        # Sub-sample: the vertex of the parabola through each peak and its neighbours.
+        before, after = line[rows, kk - 1][ok], line[rows, kk + 1][ok]
+        curve = before - 2 * peak[ok] + after
+        shift = np.where(curve < 0, np.clip(0.5 * (before - after) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
+        found = r[kk[ok]] + shift * step
+        # r(θ) = R + dx cos θ + dy sin θ: the centre's offset (dx, dy) and the radius as the photo shows it.
+        design = np.stack([np.ones(int(ok.sum())), np.cos(angles[ok]), np.sin(angles[ok])], axis=1)
+        coef, *_ = np.linalg.lstsq(design, found, rcond=None)
+        spread = float(np.sqrt(np.mean((design @ coef - found) ** 2)))
+        dx, dy = float(coef[1]), float(coef[2])
+        offsets.append(float(math.hypot(dx, dy)) if spread <= RING_FIT_MAX_MM else None)
+    return tuple(offsets)
+
+
 def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contrast: float, px_per_mm: float) -> float | None:
     """The offset (mm) of the midpoint between the two thin dark lines nearest ±PLOT_GAP_MM / 2 in a grey ``profile``
     across an edge (pixel 0 at ``start_px``), or None unless both are clear lines exactly a path's width apart."""
@@ -1075,9 +1131,16 @@ def find_sheet(photo: Image) -> Sheet:
             f"the sheet is bent (its grid is up to {error.worst_mm:.1f} mm off a smooth fit) — lay it flat and photograph it from above"
         )
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
-    # Where an edge's own printed outlines are found, they say how far off its path is: no need to infer it from dots
-    # 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt a well-placed edge).
+    # Where an edge's own printed outlines (or a bubble's) are found, they say how far off it is: no need to infer it
+    # from dots 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
     located_edges = path_offsets(rectified, layout, contrast)
     edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
-    error = dataclasses.replace(error, edges=edges)
+    located_bubbles = bubble_offsets(rectified, layout, contrast)
+    bubbles = tuple(e if o is None else round(o + PATH_NOISE_MM, 3) for e, o in zip(error.bubbles, located_bubbles, strict=True))
+    # A plot whose every path and bubble was located is pinned on each side it shares and at its corner.
+    plots = []
+    for plot, estimate in enumerate(error.plots):
+        around = [located_edges[i] for i, edge in enumerate(EDGES) if plot in (edge.a, edge.b)] + [located_bubbles[plot]]
+        plots.append(estimate if None in around else round(max(abs(o) for o in around if o is not None) + PATH_NOISE_MM, 3))
+    error = dataclasses.replace(error, plots=tuple(plots), edges=edges, bubbles=bubbles)
     return Sheet(located, rectified, layout, fields, payload, paper, width, registration, error)
