@@ -787,7 +787,7 @@ def path_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per
     """
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
     half_gap = PLOT_GAP_MM / 2
-    reach = half_gap + PATH_SEARCH_MM + PATH_LINE_SIDE_MM
+    reach = half_gap + PATH_SEARCH_MM + PATH_LINE_SIDE_MM + 2 / px_per_mm  # two pixels more: a peak needs neighbours
     offsets: list[float | None] = []
     for slot in layout.edge_slots:
         vertical = slot.x1_mm == slot.x2_mm
@@ -823,7 +823,7 @@ def bubble_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_p
     angles = np.linspace(0.0, 2 * math.pi, RING_ANGLES, endpoint=False)
     step = 1.0 / px_per_mm
     side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
-    reach = BUBBLE_RING_SEARCH_MM + PATH_LINE_SIDE_MM
+    reach = BUBBLE_RING_SEARCH_MM + PATH_LINE_SIDE_MM + 2 * step  # two samples more: a peak needs neighbours
     offsets: list[float | None] = []
     for circle in layout.bubbles:
         radii = np.arange(circle.r_mm - reach, circle.r_mm + reach + step / 2, step)
