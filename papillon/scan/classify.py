@@ -239,6 +239,9 @@ GLARE_CONFIDENCE_MAX = 0.7
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
 
+NO_COLOUR = "the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
+"""The refusal of a photo without usable colour (here, or before anything else when it has none at all)."""
+
 GREEN_LAB = (72.0, -25.0, 25.0)
 """Lab of green shading (a green pencil or felt pen): only its hue is used."""
 PATH_RING_MM = (0.9, 1.5)
@@ -980,7 +983,7 @@ def read_sheet(
     m = maps(rectified, px_per_mm)
     colour = photo_colour(m, layout)
     if colour < COLOUR_CHROMA_MIN:
-        raise ScanError("the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour")
+        raise ScanError(NO_COLOUR)
     washed = washout(m, layout)
     shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):

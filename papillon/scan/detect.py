@@ -123,6 +123,9 @@ RING_MIN_SHARE = 0.5
 """Share of the rays that must show the outline for the bubble's centre to count as measured."""
 RING_FIT_MAX_MM = 0.2
 """Largest RMS distance (mm) of the outline points from the circle fitted through them (more: not all the outline)."""
+GREY_CHANNEL_GAP = 4
+"""Largest difference (8-bit) between a pixel's channels, at the 99th percentile, of a photo without any colour: a grey
+photo saved as JPEG keeps them equal within rounding, a colour photo of a sheet on a table differs by 90-200."""
 QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
@@ -1099,6 +1102,13 @@ def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str
     return layout, fields, payload
 
 
+def _colourless(photo: Image) -> bool:
+    """Whether the photo has no colour at all (a greyscale photo, or one converted to grey and saved as RGB)."""
+    sample = photo[::4, ::4].astype(np.int16)
+    gap = np.abs(sample - np.roll(sample, 1, axis=2)).max(axis=2)
+    return float(np.percentile(gap, 99)) <= GREY_CHANNEL_GAP
+
+
 def find_sheet(photo: Image) -> Sheet:
     """Locate, check, identify and rectify the garden sheet in ``photo`` (ScanError on any failure).
 
@@ -1106,6 +1116,11 @@ def find_sheet(photo: Image) -> Sheet:
     known; the registration dots of today's layout are looked for first, so a bent sheet's QR code is
     read through the local fit too.
     """
+    if _colourless(photo):
+        # Said first: a greyscale photo is refused whatever else is wrong with it, and its markers or dots may be lost too.
+        from papillon.scan.classify import NO_COLOUR
+
+        raise ScanError(NO_COLOUR)
     located = locate(photo)
     default = garden_layout()
     pyramid = shrunk(photo, located, RECT_PX_PER_MM)
