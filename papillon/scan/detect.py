@@ -144,6 +144,9 @@ BLURRY_MARKERS_EDGE_PX = 3.5
 """When some markers are found and others not: a photo whose sharpest edges rise over more than this (px, at
 detection size) is called too blurry rather than badly framed (measured: blur sigma 2.2 px gives 3.6-5.9, sharp
 photos with a corner out of frame 1.7-3.4)."""
+MARKER_RETRY_SCALES = (0.66, 0.45, 0.3)
+"""When a garden marker is missing, the photo is searched again at these fractions of the detection size: defocus
+blurs a marker's edges over more pixels than the detector's corner finding allows, fewer in a smaller copy."""
 SMALL_MARKER_PX = 32.0
 """When a marker in the frame is lost and the ones found are smaller than this (px), the sheet is too small in the
 photo for its markers to be read reliably: the photo is blamed on distance, not on a cover or a shadow."""
@@ -305,6 +308,15 @@ def _find_markers(grey: Image) -> dict[int, list[NDArray[Any]]]:
     return found
 
 
+def _add_instance(found: dict[int, list[NDArray[Any]]], marker_id: int, quad: NDArray[Any]) -> None:
+    """Add a marker instance found in another copy of the photo, unless an instance of it is already there."""
+    side = math.sqrt(max(cv2.contourArea(quad.astype(np.float32)), 1.0))
+    known = found.setdefault(marker_id, [])
+    if all(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > side for q in known):
+        known.append(quad)
+        known.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+
+
 def _edge_rise_px(grey: Image) -> float:
     """How many pixels the photo's sharpest edges take to rise: a blur measure without a sheet."""
     small = grey.astype(np.float32)
@@ -429,6 +441,17 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         full = _find_markers(grey)  # small markers may need every pixel
         if len([i for i in GARDEN_MARKER_IDS if i in full]) > len([i for i in GARDEN_MARKER_IDS if i in found]):
             found, shrink = full, 1.0
+    for factor in MARKER_RETRY_SCALES:
+        if all(i in found for i in GARDEN_MARKER_IDS) or any(i in found for i in FILL_MARKER_IDS):
+            break
+        # A defocused marker's blur spans fewer pixels in a smaller copy, where the detector finds its square again.
+        size = (round(w * shrink * factor), round(h * shrink * factor))
+        if min(size) < MIN_PHOTO_SIDE_PX:
+            break
+        smaller = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        for marker_id, quads in _find_markers(smaller).items():
+            for quad in quads:
+                _add_instance(found, marker_id, quad / factor)
     garden_ids = [i for i in GARDEN_MARKER_IDS if i in found]
     if not garden_ids:
         if any(i in found for i in FILL_MARKER_IDS):
