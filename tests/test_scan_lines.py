@@ -156,3 +156,16 @@ def test_a_greyscale_photo_is_refused_for_its_colour_whatever_else_is_lost() -> 
     with pytest.raises(ScanError) as caught:
         D.find_sheet(grey)
     assert str(caught.value) == "the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
+
+
+def test_a_defocused_marker_is_found_in_a_smaller_copy_of_the_photo() -> None:
+    # Defocus (a 5 px blur at one corner, the rest sharp) hid marker 0 from the detector at detection size: the photo
+    # was refused as "marker 0 ... could not be read — uncover it".  Its blur spans fewer pixels in a smaller copy.
+    warp = Warp(size=(2400, 3200))
+    photo = warp.photograph(blank_page())
+    box = LAYOUT.markers[0].box
+    corners = np.array([[[box.x_mm - 6, box.y_mm - 6]], [[box.right_mm + 6, box.bottom_mm + 6]]])
+    (x0, y0), (x1, y1) = cv2.perspectiveTransform(corners, warp._homography()).reshape(-1, 2).astype(int)
+    photo[y0:y1, x0:x1] = cv2.GaussianBlur(photo, (0, 0), 5)[y0:y1, x0:x1]
+    located = D.locate(photo)
+    assert located.reprojection_mm < 0.3
