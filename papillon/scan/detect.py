@@ -449,8 +449,8 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         if min(size) < MIN_PHOTO_SIDE_PX:
             break
         smaller = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
-        for marker_id, quads in _find_markers(smaller).items():
-            for quad in quads:
+        for marker_id, instances in _find_markers(smaller).items():
+            for quad in instances:
                 _add_instance(found, marker_id, quad / factor)
     garden_ids = [i for i in GARDEN_MARKER_IDS if i in found]
     if not garden_ids:
