@@ -52,19 +52,19 @@ def test_paths_and_bubbles_are_located_by_their_printed_outlines() -> None:
     # The rectified sheet moved 3 pixels (0.5 mm at 6 px/mm) to the right: every vertical path and every bubble is
     # found 0.5 mm off, every horizontal path in place.
     moved = np.roll(sheet.rectified, 3, axis=1)
-    paths = D.path_offsets(moved, LAYOUT, 255.0)
+    paths = D.path_offsets(moved, LAYOUT)
     assert all(o is not None and abs(o - (0.5 if v else 0.0)) < 0.05 for o, v in zip(paths, vertical, strict=True)), paths
-    bubbles = D.bubble_offsets(moved, LAYOUT, 255.0)
+    bubbles = D.bubble_offsets(moved, LAYOUT)
     assert all(o is not None and abs(o - 0.5) < 0.05 for o in bubbles), bubbles
     # 4 pixels (0.67 mm) is past the 0.6 mm searched: a vertical path is then not located at all, never mislocated.
-    far = D.path_offsets(np.roll(sheet.rectified, 4, axis=1), LAYOUT, 255.0)
+    far = D.path_offsets(np.roll(sheet.rectified, 4, axis=1), LAYOUT)
     assert all((o is None) if v else (o is not None and abs(o) < 0.05) for o, v in zip(far, vertical, strict=True)), far
 
 
 def test_a_brick_between_the_outlines_is_not_taken_for_one() -> None:
     bricks = [EDGES.index(parse_edge(e)) for e in ("A1-B1", "B2-C2", "C3-C4", "D4-E4")]
     sheet = D.find_sheet(Warp().photograph(mark(blank_page(), LAYOUT, bricks=bricks, butterflies=[], flowers={})))
-    paths = D.path_offsets(sheet.rectified, LAYOUT, 255.0)
+    paths = D.path_offsets(sheet.rectified, LAYOUT)
     measured = [paths[i] for i in bricks]
     assert all(o is None or abs(o) < 0.1 for o in measured), measured
 

@@ -108,7 +108,8 @@ PATH_SEARCH_MM = 0.6
 PATH_LINE_SIDE_MM = 0.6
 """A printed outline (0.35 mm) is darker than the paper this far (mm) on both its sides."""
 PATH_LINE_MIN = 0.06
-"""Least darkness (share of the markers' paper-to-black difference) of a printed outline over both its sides."""
+"""Least darkness of a printed outline over both its sides, against the paper beside it, as a share of the markers'
+black against their paper (``contrast``, 0-1)."""
 PATH_WIDTH_SLACK_MM = 0.25
 """The two outlines found must lie the path's printed width apart within this (mm), else they are not both outlines."""
 PATH_HALVES_AGREE_MM = 0.25
@@ -802,7 +803,9 @@ def misregistration(registration: Registration, layout: GardenLayout) -> Misregi
     )
 
 
-def path_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float | None, ...]:
+def path_offsets(
+    rectified: Image, layout: GardenLayout, contrast: float = 1.0, px_per_mm: float = RECT_PX_PER_MM
+) -> tuple[float | None, ...]:
     """Per edge slot: how far (mm, across the slot) the path between its two printed plot outlines lies from where the
     rectified sheet puts it, or None where the outlines are not both clearly seen.
 
@@ -837,7 +840,9 @@ def path_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per
     return tuple(offsets)
 
 
-def bubble_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float | None, ...]:
+def bubble_offsets(
+    rectified: Image, layout: GardenLayout, contrast: float = 1.0, px_per_mm: float = RECT_PX_PER_MM
+) -> tuple[float | None, ...]:
     """Per bubble: how far (mm) its printed outline's centre lies from where the rectified sheet puts it, or None where
     the outline is not clearly seen around enough of the circle.
 
@@ -856,7 +861,7 @@ def bubble_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_p
         xs = (circle.cx_mm + np.cos(angles)[:, None] * radii[None, :]) * px_per_mm
         ys = (circle.cy_mm + np.sin(angles)[:, None] * radii[None, :]) * px_per_mm
         profiles = cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        darkness = profiles.max() - profiles
+        darkness = 1.0 - profiles / max(float(profiles.max()), 1.0)  # against the paper here: a shadow dims the line too
         line = darkness[:, side:-side] - np.maximum(darkness[:, : -2 * side], darkness[:, 2 * side :])
         r = radii[side:-side]
         window = np.abs(r - circle.r_mm) <= BUBBLE_RING_SEARCH_MM
@@ -888,7 +893,7 @@ def bubble_offsets(rectified: Image, layout: GardenLayout, contrast: float, px_p
 def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contrast: float, px_per_mm: float) -> float | None:
     """The offset (mm) of the midpoint between the two thin dark lines nearest ±PLOT_GAP_MM / 2 in a grey ``profile``
     across an edge (pixel 0 at ``start_px``), or None unless both are clear lines exactly a path's width apart."""
-    darkness = float(np.max(profile)) - profile
+    darkness = 1.0 - profile / max(float(np.max(profile)), 1.0)  # against the paper here: a shadow dims the line too
     side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
     # A thin line is darker than both its sides; a fill's border (a step) is not.
     line = darkness[side:-side] - np.maximum(darkness[: -2 * side], darkness[2 * side :])
@@ -1171,9 +1176,10 @@ def find_sheet(photo: Image) -> Sheet:
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
     # Where an edge's own printed outlines (or a bubble's) are found, they say how far off it is: no need to infer it
     # from dots 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
-    located_edges = path_offsets(rectified, layout, contrast)
+    relative = contrast / max(paper, 1.0)
+    located_edges = path_offsets(rectified, layout, relative)
     edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
-    located_bubbles = bubble_offsets(rectified, layout, contrast)
+    located_bubbles = bubble_offsets(rectified, layout, relative)
     bubbles = tuple(e if o is None else round(o + PATH_NOISE_MM, 3) for e, o in zip(error.bubbles, located_bubbles, strict=True))
     # A plot whose every path and bubble was located is pinned on each side it shares and at its corner.
     plots = []
