@@ -923,9 +923,13 @@ def photo_colour(m: Maps, layout: GardenLayout) -> float:
     return float(np.median(np.concatenate(strips)))
 
 
-def _outline_contrast(m: Maps, layout: GardenLayout) -> list[list[float]]:
-    """Per plot, the darkness of its printed outline along each side (left, right, top, bottom): the darkest point
-    across it, the median along it."""
+def washout(m: Maps, layout: GardenLayout) -> list[float]:
+    """How washed out each plot is (0: as the rest of the sheet, 1: gone): glare lifts the ink's darkness.
+
+    Measured on what every sheet has printed: the darkness of a plot's outline (the darkest point across it,
+    the median along each side) against the median over all plots.  Spilled ink or a line over an outline only
+    darkens it; light and shadow cancel in the white-corrected sheet.
+    """
     half = WASHOUT_STRIP_MM / 2
     contrast = []
     for box in layout.plots:
@@ -935,38 +939,10 @@ def _outline_contrast(m: Maps, layout: GardenLayout) -> list[list[float]]:
             Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half),
             Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half),
         )
-        contrast.append([float(np.median(m.darkness[m.box(side)].max(axis=1 if i < 2 else 0))) for i, side in enumerate(sides)])
-    return contrast
-
-
-def washout(m: Maps, layout: GardenLayout) -> list[float]:
-    """How washed out each plot is (0: as the rest of the sheet, 1: gone): glare lifts the ink's darkness.
-
-    Measured on what every sheet has printed: the darkness of a plot's outline (the darkest point across it,
-    the median along each side) against the median over all plots.  Spilled ink or a line over an outline only
-    darkens it; light and shadow cancel in the white-corrected sheet.
-    """
-    contrast = [float(np.median(sides)) for sides in _outline_contrast(m, layout)]
+        per_side = [float(np.median(m.darkness[m.box(side)].max(axis=1 if i < 2 else 0))) for i, side in enumerate(sides)]
+        contrast.append(float(np.median(per_side)))
     reference = float(np.median(contrast)) or 1.0
     return [max(0.0, 1.0 - c / reference) for c in contrast]
-
-
-def local_washout(m: Maps, layout: GardenLayout) -> tuple[list[float], list[float]]:
-    """How washed out each edge and each bubble is, from the printed outlines nearest it (as :func:`washout`): an
-    edge's two outlines facing each other across its path, a bubble's plot's top and right sides (5 mm from it).
-
-    A glare spot is a few centimetres wide: a plot's far side under it says little of the bubble or edge at its other.
-    """
-    contrast = _outline_contrast(m, layout)
-    reference = float(np.median([np.median(sides) for sides in contrast])) or 1.0
-    lost = [[max(0.0, 1.0 - c / reference) for c in sides] for sides in contrast]
-    left, right, top, bottom = range(4)
-    edges = []
-    for edge in EDGES:
-        across = edge.b == edge.a + 1  # a left-right pair: the a plot's right side faces the b plot's left side
-        edges.append(max(lost[edge.a][right], lost[edge.b][left]) if across else max(lost[edge.a][bottom], lost[edge.b][top]))
-    bubbles = [max(sides[top], sides[right]) for sides in lost]
-    return edges, bubbles
 
 
 def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Reading:
@@ -1009,8 +985,7 @@ def read_sheet(
     if colour < COLOUR_CHROMA_MIN:
         raise ScanError(NO_COLOUR)
     washed = washout(m, layout)
-    edge_washed, bubble_washed = local_washout(m, layout)
-    shares = washed + edge_washed + bubble_washed
+    shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
         raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
