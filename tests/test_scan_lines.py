@@ -170,3 +170,26 @@ def test_a_defocused_marker_is_found_in_a_smaller_copy_of_the_photo() -> None:
     photo[y0:y1, x0:x1] = cv2.GaussianBlur(photo, (0, 0), 5)[y0:y1, x0:x1]
     located = D.locate(photo)
     assert located.reprojection_mm < 0.3
+
+
+def test_a_pencil_scribble_in_a_bubble_ringed_by_felt_is_a_mark() -> None:
+    # The paper around a bubble was taken from its ring unless the ring's pixels looked like ink; a plot's dark blue
+    # felt run up to the bubble passed for paper, and the scribble's lighter part capped it, so the scribble sank to
+    # nothing above "its paper" and the bubble read empty at 0.99.
+    page = blank_page().copy()
+    plot = parse_plot("C3")
+    box, c = LAYOUT.plots[plot], LAYOUT.bubbles[plot]
+    cv2.rectangle(
+        page,
+        (round((box.x_mm + 0.4) * S), round((box.y_mm + 0.4) * S)),
+        (round((box.right_mm - 0.4) * S), round((box.bottom_mm - 0.4) * S)),
+        (25, 30, 95),
+        -1,
+    )
+    cv2.circle(page, (round(c.cx_mm * S), round(c.cy_mm * S)), round((c.r_mm - 0.1) * S), (255, 255, 255), -1)
+    for k in range(7):
+        y = c.cy_mm - 2.1 + 0.7 * k
+        _line(page, (c.cx_mm - 2.0, y), (c.cx_mm + 2.0, y + 0.35), (150, 150, 155), 0.5)
+    result = read_photo(jpeg(Warp().photograph(page)), accept_uncertain=True)
+    bubble = next(r for r in result.readings if r.item == "butterfly C3")
+    assert bubble.value == "filled" or bubble.confidence < 0.9, bubble

@@ -733,7 +733,8 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
     dark = m.darkness[around]
-    paper = ring & outside & ~_ink_like(m.chroma[around], dark)
+    # Coloured pixels are ink (a plot's dark felt run up to the bubble is not coloured enough for _ink_like), never paper.
+    paper = ring & outside & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
     ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
     # The paper between the printed butterfly's wings inside the bubble caps it: a plot's pencil hatching all round
     # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
