@@ -153,6 +153,9 @@ SPILL_CHROMA_MIN = 6.0
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
 likely a rubbed-out one (a ghost) and is marked for review."""
+EDGE_GHOST_REFERENCE_MAX = 0.35
+"""Darkest reference for ghosts: a firm graphite line's darkness (0.2-0.45); darker sure bricks are ink, which no
+eraser leaves a ghost of."""
 EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
@@ -173,8 +176,8 @@ BUBBLE_PAPER_MIN_SHARE = 0.2
 """Share of the ring around a bubble that must look like paper to measure it (else the sheet's white is trusted)."""
 BUBBLE_PRINT_SLACK_MM = 0.5
 """How far (mm) the printed butterfly may lie from where the bubbles' common image puts it."""
-BUBBLE_PRINT_OUTLIERS = 2
-"""Bubbles, at each pixel, lighter than the one taken for the printed butterfly (their paper reference may be off)."""
+BUBBLE_PRINT_LEVEL_SLACK = 1.15
+"""Darkest a bubble's printed butterfly may be taken to be, as a share of the photo's typical one."""
 BUBBLE_INNER_PAPER_PERCENTILE = 10
 """Percentile of a bubble's core taken as the paper inside it (the printed butterfly covers less than half the core):
 the bubble's paper is never darker than this."""
@@ -195,6 +198,21 @@ BUBBLE_X_MIN_MM2 = 0.5
 """Area (mm²) of pencil outside the bubble along the diagonal that makes a bramble's stroke through it."""
 BUBBLE_X_SEARCH_MM = 2.5
 """How far (mm) from the diagonal through the bubble a bramble's stroke is looked for."""
+THROUGH_FROM_MM = 1.2
+THROUGH_TO_MM = 4.2
+"""Distances (mm) past a bubble's outline, toward its plot's centre, over which a stroke through the bubble is followed:
+a mark in the bubble reaches about a millimetre past its outline, a bramble's stroke runs on to the plot's centre."""
+THROUGH_STEP_MM = 0.5
+THROUGH_STEPS = 6
+"""Pieces (of THROUGH_STEP_MM) of that length a stroke through the bubble must all reach: a line, not a blot."""
+THROUGH_HALF_WIDTH_MAX_MM = 0.9
+"""Widest (mm, 90th percentile of its pixels' distance from its middle) a stroke through the bubble may be: a pen's line
+blurred by the camera, not a fill or a stroke across the diagonal."""
+THROUGH_AREA_MAX = 0.5
+"""Share of the searched area a stroke through the bubble may cover (more is a fill)."""
+BUBBLE_OWN_DARKNESS_MIN = 0.06
+"""Darkness above the paper and the printed butterfly from which a pixel in the plot's colour is colour laid over the
+bubble (a felt or pencil fill darkens it 0.1-0.5)."""
 BUBBLE_OWN_MID = 0.3
 """Share of the bubble's core in its plot's own colour (a felt fill run over it) at which it is doubtful."""
 BUBBLE_OWN_SPREAD = 0.05
@@ -220,6 +238,9 @@ GLARE_CONFIDENCE_MAX = 0.7
 """Highest confidence of a reading under glare (below the review threshold: a washed-out mark looks like none)."""
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
+
+NO_COLOUR = "the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
+"""The refusal of a photo without usable colour (here, or before anything else when it has none at all)."""
 
 GREEN_LAB = (72.0, -25.0, 25.0)
 """Lab of green shading (a green pencil or felt pen): only its hue is used."""
@@ -660,14 +681,17 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
     p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    p_pen, _, _ = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    p_pen, _, pen_darkness = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    line_darkness = darkness
     if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
+        line_darkness = max(darkness, pen_darkness)
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
         ("darkness", darkness),
+        ("line_darkness", line_darkness),
         ("coloured", p_coloured),
         ("pen", p_pen),
         ("spill", spilled),
@@ -709,7 +733,8 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
     dark = m.darkness[around]
-    paper = ring & outside & ~_ink_like(m.chroma[around], dark)
+    # Coloured pixels are ink (a plot's dark felt run up to the bubble is not coloured enough for _ink_like), never paper.
+    paper = ring & outside & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
     ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
     # The paper between the printed butterfly's wings inside the bubble caps it: a plot's pencil hatching all round
     # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
@@ -717,24 +742,34 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_print(m: Maps, layout: GardenLayout) -> FloatImage:
-    """The printed butterfly inside every bubble as this photo shows it (darkness above the paper around it).
+def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
+    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
 
-    Nearly the lightest of the 25 bubbles at each pixel (an empty one; :data:`BUBBLE_PRINT_OUTLIERS` lighter ones are
-    passed over), widened by :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement and capped at
-    :data:`BUBBLE_PRINT_MAX`, so a sheet whose every bubble is filled keeps its marks.
+    Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
+    not); its strength is measured in each bubble over the print's darker half, since glare or clipped highlights
+    wash the pale print out far more than the dark marks or the bubble's outline.  A bubble's print is never taken
+    darker than :data:`BUBBLE_PRINT_LEVEL_SLACK` times the typical one (a mark over the print is no print), nor than
+    :data:`BUBBLE_PRINT_MAX` (a sheet whose every bubble is filled keeps its marks); it is widened by
+    :data:`BUBBLE_PRINT_SLACK_MM` for a bubble's placement.
     """
     stack = []
+    inside = np.zeros(0, bool)
     for plot in PLOTS:
         circle = layout.bubbles[plot]
-        where, _ = _bubble_window(m, circle)
+        where, inside = _bubble_window(m, circle)
         stack.append(m.darkness[where] - _bubble_paper(m, circle))
-    # Not the very lightest: a bubble or two whose paper reference is still off (too dark) would erase the print,
-    # and every empty bubble's butterfly would then read as a mark.
-    lightest = np.partition(np.stack(stack), BUBBLE_PRINT_OUTLIERS, axis=0)[BUBBLE_PRINT_OUTLIERS].astype(np.float32)
+    darkness = np.stack(stack).astype(np.float32)
+    typical = np.median(darkness, axis=0)
+    peak = float(typical[inside].max()) if inside.any() else 0.0
+    if peak <= 0:
+        return [np.zeros_like(typical) for _ in PLOTS]
+    shape = np.clip(typical / peak, 0.0, 1.0) * inside
+    darker = shape > 0.5
+    levels = np.array([float(np.median(d[darker])) for d in darkness]) / float(np.median(shape[darker]))
+    ceiling = BUBBLE_PRINT_LEVEL_SLACK * float(np.median(levels))
     k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
-    widened: FloatImage = cv2.dilate(lightest, np.ones((k, k), np.uint8))
-    return np.clip(widened, 0.0, BUBBLE_PRINT_MAX)
+    widened: FloatImage = cv2.dilate(shape.astype(np.float32), np.ones((k, k), np.uint8))
+    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels]
 
 
 def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
@@ -770,7 +805,7 @@ def read_bubble(
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is :func:`bubble_print` (what is printed in the bubble is no mark).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
@@ -800,8 +835,11 @@ def read_bubble(
     marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
         marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
+    marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
     mark_fraction = float(marked.sum()) / n
-    own_fraction = float((own & inside).sum()) / n
+    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
+    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
+    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
     p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
     # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
     w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
@@ -834,6 +872,41 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     centre = float(np.median(offset[stroke]))
     # As wide as the stroke shows outside the bubble (blur widens it), at least BUBBLE_X_BAND_MM.
     half_width = max(BUBBLE_X_BAND_MM, float(np.percentile(np.abs(offset[stroke] - centre), 90)) + BUBBLE_X_MARGIN_MM)
+    yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
+    return band
+
+
+def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float) -> NDArray[Any]:
+    """The pixels of ``where`` on a straight stroke, in any ink, that runs on through the bubble from deep in the plot.
+
+    A bramble's X (in pencil or any pen) passes the plot's corner, where the bubble is: its stroke crosses the bubble
+    along the diagonal.  A mark in the bubble (fill, tick, cross, scribble) stays within about a millimetre of its
+    outline, so a narrow line along the diagonal from :data:`THROUGH_FROM_MM` to :data:`THROUGH_TO_MM` past the
+    outline toward the plot's centre is no mark; what it covers inside the bubble is left out of the marks.
+    """
+    empty = np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
+    cx, cy = layout.plots[plot].centre_mm
+    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    reach = circle.r_mm + THROUGH_TO_MM + BUBBLE_X_SEARCH_MM
+    around, disc = _disc(m, circle, reach)
+    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    along, offset = ux * dx + uy * dy, ux * dy - uy * dx
+    search = disc & (along > circle.r_mm + THROUGH_FROM_MM) & (along < circle.r_mm + THROUGH_TO_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
+    stroke = search & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS)
+    if not stroke.any() or stroke.sum() > THROUGH_AREA_MAX * search.sum():
+        return empty  # nothing there, or a fill rather than a line
+    centre = float(np.median(offset[stroke]))
+    spread = float(np.percentile(np.abs(offset[stroke] - centre), 90))
+    # A line covers the whole length searched, every part of it near one straight path along the diagonal.
+    steps = np.minimum(((along[stroke] - circle.r_mm - THROUGH_FROM_MM) / THROUGH_STEP_MM).astype(int), THROUGH_STEPS - 1)
+    if spread > THROUGH_HALF_WIDTH_MAX_MM or len(np.unique(steps)) < THROUGH_STEPS:
+        return empty
+    half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
     yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
@@ -887,13 +960,14 @@ def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Read
 
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
-    sure = [dict(r.evidence)["darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
+    sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
     if len(sure) < EDGE_GHOST_MIN_BRICKS:
         return edges
-    reference = float(np.median(sure))
+    # Only graphite rubs out: a photo's ink bricks (black felt ~0.9) say nothing of how faint its pencil lines are.
+    reference = min(float(np.median(sure)), EDGE_GHOST_REFERENCE_MAX)
     return [
         _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
-        if r.value == "brick" and dict(r.evidence)["darkness"] < EDGE_GHOST_RATIO * reference
+        if r.value == "brick" and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
         else r
         for r in edges
     ]
@@ -910,7 +984,7 @@ def read_sheet(
     m = maps(rectified, px_per_mm)
     colour = photo_colour(m, layout)
     if colour < COLOUR_CHROMA_MIN:
-        raise ScanError("the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour")
+        raise ScanError(NO_COLOUR)
     washed = washout(m, layout)
     shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
@@ -918,8 +992,8 @@ def read_sheet(
     calibration = calibrate(m, layout)
     plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
     readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
-    printed = bubble_print(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed) for p in PLOTS]
+    printed = bubble_prints(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)

@@ -33,6 +33,7 @@ from papillon.layout import (
     FRAME_W_MM,
     PAYLOAD_FORMAT,
     PAYLOAD_VERSION,
+    PLOT_GAP_MM,
     GardenLayout,
     garden_layout,
     parse_starting_fields,
@@ -62,6 +63,11 @@ MAP_STEP_MM = 3.0
 DOT_SEARCH_MM = 5.0
 """How far (mm) from where the homography puts it a registration dot is looked for: bowed sheets and lens
 distortion move the middle of the grid up to ~4 mm."""
+DOT_REFINE_MM = 1.5
+"""How far (mm) from where the dots already found predict it a dot is looked for again: a sheet lifted 10-15 mm moves
+the middle of the grid 5-7 mm, beyond :data:`DOT_SEARCH_MM`, but the fit through the nearer dots puts it within ~1 mm."""
+DOT_REFINE_PASSES = 2
+"""Searches around the fit's prediction (each one's new dots sharpen the next prediction)."""
 DOT_CORE_MM = 0.8
 DOT_RING_MM = (1.2, 1.9)
 """The dot's matched filter: mean darkness within DOT_CORE_MM minus mean darkness in this ring (mm), the paper
@@ -95,6 +101,32 @@ DOUBT_CONFIDENCE = 0.6
 """The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
 BENT_SHEET_MM = 1.5
 """When the median estimated misregistration of the grid's items exceeds this (mm), the sheet is refused as bent."""
+PATH_END_MM = 3.0
+"""Length left out at each end of an edge slot when its path is located (the plots' rounded corners and the crossing)."""
+PATH_SEARCH_MM = 0.6
+"""How far (mm) from where the local fit puts it each printed plot outline is looked for across an edge."""
+PATH_LINE_SIDE_MM = 0.6
+"""A printed outline (0.35 mm) is darker than the paper this far (mm) on both its sides."""
+PATH_LINE_MIN = 0.06
+"""Least darkness of a printed outline over both its sides, against the paper beside it, as a share of the markers'
+black against their paper (``contrast``, 0-1)."""
+PATH_WIDTH_SLACK_MM = 0.25
+"""The two outlines found must lie the path's printed width apart within this (mm), else they are not both outlines."""
+PATH_HALVES_AGREE_MM = 0.25
+"""The two halves of an edge slot must put its path within this (mm) of each other to count as measured."""
+PATH_NOISE_MM = 0.1
+"""Misregistration (mm) left at an edge whose path was located: how precisely the outlines are found."""
+RING_ANGLES = 48
+"""Rays along which a bubble's printed outline is looked for."""
+BUBBLE_RING_SEARCH_MM = 0.6
+"""How far (mm) from its printed radius a bubble's outline is looked for along each ray."""
+RING_MIN_SHARE = 0.5
+"""Share of the rays that must show the outline for the bubble's centre to count as measured."""
+RING_FIT_MAX_MM = 0.2
+"""Largest RMS distance (mm) of the outline points from the circle fitted through them (more: not all the outline)."""
+GREY_CHANNEL_GAP = 4
+"""Largest difference (8-bit) between a pixel's channels, at the 99th percentile, of a photo without any colour: a grey
+photo saved as JPEG keeps them equal within rounding, a colour photo of a sheet on a table differs by 90-200."""
 QR_PX_PER_MM = 10.0
 """Resolution of the rectified QR code patch (px per mm)."""
 QR_QUIET_MM = 5.0
@@ -113,6 +145,9 @@ BLURRY_MARKERS_EDGE_PX = 3.5
 """When some markers are found and others not: a photo whose sharpest edges rise over more than this (px, at
 detection size) is called too blurry rather than badly framed (measured: blur sigma 2.2 px gives 3.6-5.9, sharp
 photos with a corner out of frame 1.7-3.4)."""
+MARKER_RETRY_SCALES = (0.66, 0.45, 0.3)
+"""When a garden marker is missing, the photo is searched again at these fractions of the detection size: defocus
+blurs a marker's edges over more pixels than the detector's corner finding allows, fewer in a smaller copy."""
 SMALL_MARKER_PX = 32.0
 """When a marker in the frame is lost and the ones found are smaller than this (px), the sheet is too small in the
 photo for its markers to be read reliably: the photo is blamed on distance, not on a cover or a shadow."""
@@ -274,6 +309,15 @@ def _find_markers(grey: Image) -> dict[int, list[NDArray[Any]]]:
     return found
 
 
+def _add_instance(found: dict[int, list[NDArray[Any]]], marker_id: int, quad: NDArray[Any]) -> None:
+    """Add a marker instance found in another copy of the photo, unless an instance of it is already there."""
+    side = math.sqrt(max(cv2.contourArea(quad.astype(np.float32)), 1.0))
+    known = found.setdefault(marker_id, [])
+    if all(np.linalg.norm(q.mean(axis=0) - quad.mean(axis=0)) > side for q in known):
+        known.append(quad)
+        known.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+
+
 def _edge_rise_px(grey: Image) -> float:
     """How many pixels the photo's sharpest edges take to rise: a blur measure without a sheet."""
     small = grey.astype(np.float32)
@@ -398,6 +442,17 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         full = _find_markers(grey)  # small markers may need every pixel
         if len([i for i in GARDEN_MARKER_IDS if i in full]) > len([i for i in GARDEN_MARKER_IDS if i in found]):
             found, shrink = full, 1.0
+    for factor in MARKER_RETRY_SCALES:
+        if all(i in found for i in GARDEN_MARKER_IDS) or any(i in found for i in FILL_MARKER_IDS):
+            break
+        # A defocused marker's blur spans fewer pixels in a smaller copy, where the detector finds its square again.
+        size = (round(w * shrink * factor), round(h * shrink * factor))
+        if min(size) < MIN_PHOTO_SIDE_PX:
+            break
+        smaller = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        for marker_id, instances in _find_markers(smaller).items():
+            for quad in instances:
+                _add_instance(found, marker_id, quad / factor)
     garden_ids = [i for i in GARDEN_MARKER_IDS if i in found]
     if not garden_ids:
         if any(i in found for i in FILL_MARKER_IDS):
@@ -674,10 +729,15 @@ def register(
         return None
     kernel = _dot_kernel(px_per_mm)
     dots = np.array([(c.cx_mm, c.cy_mm) for c in layout.registration], np.float64)
-    measured: list[tuple[float, float] | None] = []
-    for x, y in dots:
-        fx, fy, strength = _find_dot(coarse, kernel, (x * px_per_mm, y * px_per_mm), DOT_SEARCH_MM * px_per_mm)
-        measured.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
+
+    def measure(predicted_mm: NDArray[Any], reach_mm: float) -> list[tuple[float, float] | None]:
+        out: list[tuple[float, float] | None] = []
+        for (x, y), (px, py) in zip(dots, predicted_mm, strict=True):
+            fx, fy, strength = _find_dot(coarse, kernel, (px * px_per_mm, py * px_per_mm), reach_mm * px_per_mm)
+            out.append((fx / px_per_mm - x, fy / px_per_mm - y) if strength >= MIN_DOT_CONTRAST * contrast else None)
+        return out
+
+    measured = measure(dots, DOT_SEARCH_MM)
     if sum(m is not None for m in measured) < MIN_DOTS_FOUND * len(dots):
         return None
     corners_mm = np.array([pt for i in GARDEN_MARKER_IDS for pt in layout.markers[i].box.corners_mm()], np.float64)
@@ -687,6 +747,23 @@ def register(
         corner_shifts = seen - corners_mm
     else:
         corner_shifts = np.zeros_like(corners_mm)
+    fit = _fit_dots(dots, measured, corners_mm, corner_shifts)
+    for _ in range(DOT_REFINE_PASSES):
+        # A sheet lifted 10-15 mm moves the middle of the grid further than the first search reaches: the dots found
+        # predict where the others are, and a short search around that prediction finds them.
+        predicted = dots + fit.shift_mm(dots)
+        again = measure(predicted, DOT_REFINE_MM)
+        if sum(m is not None for m in again) <= fit.found:
+            break
+        measured = again
+        fit = _fit_dots(dots, measured, corners_mm, corner_shifts)
+    return fit
+
+
+def _fit_dots(
+    dots: NDArray[Any], measured: Sequence[tuple[float, float] | None], corners_mm: NDArray[Any], corner_shifts: NDArray[Any]
+) -> Registration:
+    """The spline through the dots ``measured`` (shift mm, None if not found) and the marker corners, with each dot's error."""
     found = [m is not None for m in measured]
     dropped: dict[int, float] = {}
     # Drop, one at a time, a dot the others contradict (a pen stroke through it, or paper creased there); what it
@@ -724,6 +801,121 @@ def misregistration(registration: Registration, layout: GardenLayout) -> Misregi
         bubbles=tuple(at(c.cx_mm, c.cy_mm) for c in layout.bubbles),
         colour_key=tuple(at(c.cx_mm, c.cy_mm) for c in layout.colour_key),
     )
+
+
+def path_offsets(
+    rectified: Image, layout: GardenLayout, contrast: float = 1.0, px_per_mm: float = RECT_PX_PER_MM
+) -> tuple[float | None, ...]:
+    """Per edge slot: how far (mm, across the slot) the path between its two printed plot outlines lies from where the
+    rectified sheet puts it, or None where the outlines are not both clearly seen.
+
+    The outlines are the sheet's own ruler at every edge: two thin printed lines exactly :data:`PLOT_GAP_MM` apart.
+    Each half of the slot is measured apart (its darkness profile across, the median along it); the halves must agree.
+    A pen's brick between them, ink spilled over one, or a shaded plot's fill against it (no thin line there) leave the
+    edge unmeasured rather than mismeasured.
+    """
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    half_gap = PLOT_GAP_MM / 2
+    reach = half_gap + PATH_SEARCH_MM + PATH_LINE_SIDE_MM + 2 / px_per_mm  # two pixels more: a peak needs neighbours
+    offsets: list[float | None] = []
+    for slot in layout.edge_slots:
+        vertical = slot.x1_mm == slot.x2_mm
+        lo, hi = (
+            (min(slot.y1_mm, slot.y2_mm), max(slot.y1_mm, slot.y2_mm))
+            if vertical
+            else (min(slot.x1_mm, slot.x2_mm), max(slot.x1_mm, slot.x2_mm))
+        )
+        centre = slot.x1_mm if vertical else slot.y1_mm
+        across = slice(round((centre - reach) * px_per_mm), round((centre + reach) * px_per_mm) + 1)
+        halves = []
+        for a, b in ((lo + PATH_END_MM, (lo + hi) / 2), ((lo + hi) / 2, hi - PATH_END_MM)):
+            along = slice(round(a * px_per_mm), round(b * px_per_mm))
+            strip = grey[along, across] if vertical else grey[across, along].T
+            halves.append(_path_centre(np.median(strip, axis=0), across.start, centre, contrast, px_per_mm))
+        if None in halves:
+            offsets.append(None)
+            continue
+        first, second = (h for h in halves if h is not None)
+        offsets.append((first + second) / 2 if abs(first - second) <= PATH_HALVES_AGREE_MM else None)
+    return tuple(offsets)
+
+
+def bubble_offsets(
+    rectified: Image, layout: GardenLayout, contrast: float = 1.0, px_per_mm: float = RECT_PX_PER_MM
+) -> tuple[float | None, ...]:
+    """Per bubble: how far (mm) its printed outline's centre lies from where the rectified sheet puts it, or None where
+    the outline is not clearly seen around enough of the circle.
+
+    Along :data:`RING_ANGLES` rays from the bubble's centre the outline is the thin dark line nearest its radius; a
+    circle fitted through those points gives the centre.  A fill or mark over the outline, or a plot's ink against it,
+    leaves no thin line on that ray, which is left out; the rays kept must surround the centre.
+    """
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    angles = np.linspace(0.0, 2 * math.pi, RING_ANGLES, endpoint=False)
+    step = 1.0 / px_per_mm
+    side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
+    reach = BUBBLE_RING_SEARCH_MM + PATH_LINE_SIDE_MM + 2 * step  # two samples more: a peak needs neighbours
+    offsets: list[float | None] = []
+    for circle in layout.bubbles:
+        radii = np.arange(circle.r_mm - reach, circle.r_mm + reach + step / 2, step)
+        xs = (circle.cx_mm + np.cos(angles)[:, None] * radii[None, :]) * px_per_mm
+        ys = (circle.cy_mm + np.sin(angles)[:, None] * radii[None, :]) * px_per_mm
+        profiles = cv2.remap(grey, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        darkness = 1.0 - profiles / max(float(profiles.max()), 1.0)  # against the paper here: a shadow dims the line too
+        line = darkness[:, side:-side] - np.maximum(darkness[:, : -2 * side], darkness[:, 2 * side :])
+        r = radii[side:-side]
+        window = np.abs(r - circle.r_mm) <= BUBBLE_RING_SEARCH_MM
+        cols = np.flatnonzero(window)
+        k = cols[np.argmax(line[:, window], axis=1)]
+        rows = np.arange(len(angles))
+        inner = (k > 0) & (k < line.shape[1] - 1)
+        kk = np.clip(k, 1, line.shape[1] - 2)
+        peak = line[rows, kk]
+        ok = inner & (peak >= PATH_LINE_MIN * contrast) & (peak >= line[rows, kk - 1]) & (peak >= line[rows, kk + 1])
+        quadrants = {int(q) for q in (angles[ok] // (math.pi / 2))}
+        if ok.sum() < RING_MIN_SHARE * len(angles) or len(quadrants) < 4:
+            offsets.append(None)
+            continue
+        # Sub-sample: the vertex of the parabola through each peak and its neighbours.
+        before, after = line[rows, kk - 1][ok], line[rows, kk + 1][ok]
+        curve = before - 2 * peak[ok] + after
+        shift = np.where(curve < 0, np.clip(0.5 * (before - after) / np.where(curve < 0, curve, -1.0), -0.5, 0.5), 0.0)
+        found = r[kk[ok]] + shift * step
+        # r(θ) = R + dx cos θ + dy sin θ: the centre's offset (dx, dy) and the radius as the photo shows it.
+        design = np.stack([np.ones(int(ok.sum())), np.cos(angles[ok]), np.sin(angles[ok])], axis=1)
+        coef, *_ = np.linalg.lstsq(design, found, rcond=None)
+        spread = float(np.sqrt(np.mean((design @ coef - found) ** 2)))
+        dx, dy = float(coef[1]), float(coef[2])
+        offsets.append(float(math.hypot(dx, dy)) if spread <= RING_FIT_MAX_MM else None)
+    return tuple(offsets)
+
+
+def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contrast: float, px_per_mm: float) -> float | None:
+    """The offset (mm) of the midpoint between the two thin dark lines nearest ±PLOT_GAP_MM / 2 in a grey ``profile``
+    across an edge (pixel 0 at ``start_px``), or None unless both are clear lines exactly a path's width apart."""
+    darkness = 1.0 - profile / max(float(np.max(profile)), 1.0)  # against the paper here: a shadow dims the line too
+    side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
+    # A thin line is darker than both its sides; a fill's border (a step) is not.
+    line = darkness[side:-side] - np.maximum(darkness[: -2 * side], darkness[2 * side :])
+    positions = (np.arange(len(line)) + side + start_px) / px_per_mm - centre_mm  # pixel i holds frame point i / px_per_mm
+    found = []
+    for sign in (-1.0, 1.0):
+        window = np.abs(positions - sign * PLOT_GAP_MM / 2) <= PATH_SEARCH_MM
+        if not window.any():
+            return None
+        k = int(np.flatnonzero(window)[np.argmax(line[window])])
+        # A peak on the window's border is the flank of a line further off: not found where it should be.
+        if line[k] < PATH_LINE_MIN * contrast or k in (0, len(line) - 1) or line[k] < max(line[k - 1], line[k + 1]):
+            return None
+        # Sub-pixel: the vertex of the parabola through the peak and its neighbours.
+        a, b, c = line[k - 1], line[k], line[k + 1]
+        denominator = a - 2 * b + c
+        shift = float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5)) if denominator < 0 else 0.0
+        found.append(positions[k] + shift / px_per_mm)
+    left, right = found
+    if abs((right - left) - PLOT_GAP_MM) > PATH_WIDTH_SLACK_MM:
+        return None
+    return float((left + right) / 2)
 
 
 def check_quality(rectified: Image, layout: GardenLayout, px_per_mm: float = RECT_PX_PER_MM) -> tuple[float, float]:
@@ -938,6 +1130,13 @@ def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str
     return layout, fields, payload
 
 
+def _colourless(photo: Image) -> bool:
+    """Whether the photo has no colour at all (a greyscale photo, or one converted to grey and saved as RGB)."""
+    sample = photo[::4, ::4].astype(np.int16)
+    gap = np.abs(sample - np.roll(sample, 1, axis=2)).max(axis=2)
+    return float(np.percentile(gap, 99)) <= GREY_CHANNEL_GAP
+
+
 def find_sheet(photo: Image) -> Sheet:
     """Locate, check, identify and rectify the garden sheet in ``photo`` (ScanError on any failure).
 
@@ -945,6 +1144,11 @@ def find_sheet(photo: Image) -> Sheet:
     known; the registration dots of today's layout are looked for first, so a bent sheet's QR code is
     read through the local fit too.
     """
+    if _colourless(photo):
+        # Said first: a greyscale photo is refused whatever else is wrong with it, and its markers or dots may be lost too.
+        from papillon.scan.classify import NO_COLOUR
+
+        raise ScanError(NO_COLOUR)
     located = locate(photo)
     default = garden_layout()
     pyramid = shrunk(photo, located, RECT_PX_PER_MM)
@@ -970,4 +1174,17 @@ def find_sheet(photo: Image) -> Sheet:
             f"the sheet is bent (its grid is up to {error.worst_mm:.1f} mm off a smooth fit) — lay it flat and photograph it from above"
         )
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
+    # Where an edge's own printed outlines (or a bubble's) are found, they say how far off it is: no need to infer it
+    # from dots 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
+    relative = contrast / max(paper, 1.0)
+    located_edges = path_offsets(rectified, layout, relative)
+    edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
+    located_bubbles = bubble_offsets(rectified, layout, relative)
+    bubbles = tuple(e if o is None else round(o + PATH_NOISE_MM, 3) for e, o in zip(error.bubbles, located_bubbles, strict=True))
+    # A plot whose every path and bubble was located is pinned on each side it shares and at its corner.
+    plots = []
+    for plot, estimate in enumerate(error.plots):
+        around = [located_edges[i] for i, edge in enumerate(EDGES) if plot in (edge.a, edge.b)] + [located_bubbles[plot]]
+        plots.append(estimate if None in around else round(max(abs(o) for o in around if o is not None) + PATH_NOISE_MM, 3))
+    error = dataclasses.replace(error, plots=tuple(plots), edges=edges, bubbles=bubbles)
     return Sheet(located, rectified, layout, fields, payload, paper, width, registration, error)
