@@ -32,7 +32,7 @@ What people do beyond the key is read too, or sent to a person (issue 8):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -231,6 +231,9 @@ GREEN_HUE_RANGE_DEG = 35.0
 """Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel to count as green shading."""
 HUE_SPREAD_DEG = 12.0
 """Standard deviation (degrees of Lab hue) of a stamp's colour around its key colour."""
+DENSITY_HUE_SPREAD_DEG = 8.0
+"""Standard deviation (degrees) of a flower's ink around its key's ink in the hue of optical density (see
+:func:`density_hue`): the same pen gives 1-4 degrees in a photo, blurred rims and a doodle's outline up to ~15."""
 START_PENCIL_CHROMA_MAX = 24.0
 """On a printed (green) starting field, graphite over the grass keeps some green: a looser chroma limit."""
 START_COLOURED_CHROMA_MAX = 36.0
@@ -287,6 +290,8 @@ class Calibration:
 
     inks: dict[str, tuple[float, float, float]]
     from_key: dict[str, bool]
+    density_hues: dict[str, float] = field(default_factory=dict)
+    """Each stamp colour's hue of optical density (:func:`density_hue`), as stamped in the key (or its typical ink's)."""
 
 
 def _sigmoid(x: float) -> float:
@@ -322,6 +327,8 @@ class Maps:
     chroma: FloatImage
     darkness: FloatImage
     px_per_mm: float
+    rgb: FloatImage | None = None
+    """The white-corrected sheet itself (RGB, paper ~1): what a dye's optical density is measured from."""
 
     def px(self, mm: float) -> int:
         return round(mm * self.px_per_mm)
@@ -338,7 +345,7 @@ def maps(rectified: NDArray[Any], px_per_mm: float) -> Maps:
     lab = cv2.cvtColor(corrected, cv2.COLOR_RGB2Lab)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     darkness = 1.0 - lab[..., 0] / 100.0
-    return Maps(lab, chroma, darkness, px_per_mm)
+    return Maps(lab, chroma, darkness, px_per_mm, corrected)
 
 
 def _disc(m: Maps, circle: Circle, radius_mm: float) -> tuple[tuple[slice, slice], NDArray[Any]]:
@@ -356,6 +363,7 @@ def calibrate(m: Maps, layout: GardenLayout) -> Calibration:
     """Each stamp colour as stamped in the key row (or its typical ink if that circle is blank)."""
     inks: dict[str, tuple[float, float, float]] = {}
     from_key: dict[str, bool] = {}
+    density_hues: dict[str, float] = {}
     for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
         where, inside = _disc(m, circle, circle.r_mm * KEY_CORE)
         inked = inside & (m.chroma[where] > CHROMA_INK_MIN)
@@ -363,10 +371,33 @@ def calibrate(m: Maps, layout: GardenLayout) -> Calibration:
             lab = m.lab[where][inked]
             inks[colour] = (float(np.median(lab[:, 0])), float(np.median(lab[:, 1])), float(np.median(lab[:, 2])))
             from_key[colour] = True
+            density_hues[colour] = density_hue(_density(m, where)[inked].sum(axis=0))
         else:
             inks[colour] = DEFAULT_INK_LAB[colour]
             from_key[colour] = False
-    return Calibration(inks, from_key)
+            typical = cv2.cvtColor(np.array([[DEFAULT_INK_LAB[colour]]], np.float32), cv2.COLOR_Lab2RGB)
+            density_hues[colour] = density_hue(-np.log(np.clip(typical.reshape(3), 1e-3, 1.0)))
+    return Calibration(inks, from_key, density_hues)
+
+
+def _density(m: Maps, where: tuple[slice, slice]) -> FloatImage:
+    """Optical density (-ln of the white-corrected value) per channel over ``where``."""
+    rgb = m.rgb[where] if m.rgb is not None else np.ones((*m.darkness[where].shape, 3), np.float32)
+    density: FloatImage = -np.log(np.maximum(rgb, 1e-3))
+    return density
+
+
+def density_hue(density: NDArray[Any]) -> float:
+    """The hue (degrees) of an optical density vector (R, G, B): its direction once its grey part is taken out.
+
+    A dye over white paper darkens each channel by its own fixed ratio however thick the coat (Beer-Lambert: the
+    density is proportional to the amount of dye), and a colour cast or the camera's gamma scales every channel's
+    density alike; graphite and black ink add the same density to all three.  So this hue does not move with ink
+    load, unlike the Lab hue (a thick blue's Lab hue runs toward purple): a blue dye absorbs red most, a purple dye
+    green most.
+    """
+    r, g, b = (float(v) for v in density)
+    return math.degrees(math.atan2((r + g - 2 * b) / math.sqrt(6), (r - g) / math.sqrt(2)))
 
 
 def _hue(lab: tuple[float, float, float]) -> float:
@@ -496,6 +527,12 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     if not starting:
         # Much pencil-grey off the diagonals (pale hatching, writing) makes an X doubtful, never sure.
         p_x *= 1.0 - 0.5 * _sigmoid((stray - X_STRAY_MID) / X_STRAY_SPREAD)
+        # An X drawn with a coloured pen (blue ballpoint) is no flower: two thin strokes along the diagonals and
+        # nothing else, where a stamp, a felt fill or a doodle lies off them (or leaves the diagonals' ends bare).
+        x_cov_pen, stray_pen, aligned_pen = _x_coverage(pencil | inked, keep, m.px_per_mm, dark)
+        p_x_pen = _sigmoid((x_cov_pen - X_COVERAGE_MID) / X_COVERAGE_SPREAD) * _sigmoid((aligned_pen - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD)
+        p_x_pen *= 1.0 - _sigmoid((stray_pen - X_STRAY_MID) / X_STRAY_SPREAD)
+        p_x = max(p_x, p_x_pen)
     if starting:
         # Over the printed grass JPEG's chroma bleeding greens the graphite: dark pixels turned away only for
         # that tint are no evidence against an X; when counting them makes one, the plot goes halfway to review.
@@ -540,6 +577,9 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         ("x_coverage", x_cov),
         ("off_diagonal", stray),
         ("x_alignment", aligned),
+        ("x_coverage_pen", x_cov_pen),
+        ("off_diagonal_pen", stray_pen),
+        ("x_alignment_pen", aligned_pen),
     ]
     p_green = _sigmoid((green_fraction - GREEN_FRACTION_MID) / GREEN_FRACTION_SPREAD)
     # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.
@@ -547,20 +587,37 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
     p_pale = _sigmoid((pale_fraction - PALE_FRACTION_MID) / PALE_FRACTION_SPREAD)
     colour_probs = {c: 1.0 / len(refs) for c in refs}
+    ink_pixels = inked.copy()
     if p_pale > p_stamp and pale.any():
         # A hatched flower: its colour is the hue of the pale strokes (against the paper's cast).
         p_stamp = p_pale
         stamp_hues = pale_hues[pale]
         weights_all = np.hypot(pale_a[pale_mask], pale_b[pale_mask])[pale]
+        ink_pixels = pale_mask.copy()
+        ink_pixels[pale_mask] = pale
     else:
         weights_all = chroma[inked][nearest < len(refs)] if len(stamp_hues) else np.zeros(0, np.float32)
+        ink_pixels[inked] = nearest < len(refs)
     if len(stamp_hues):
         weights = weights_all
         rad = np.radians(stamp_hues)
         mean = math.degrees(math.atan2(float((np.sin(rad) * weights).sum()), float((np.cos(rad) * weights).sum())))
         gap = {c: float(_hue_gap(np.array([mean], np.float32), h)[0]) for c, h in refs.items()}
         best = min(gap.values())
-        likes = {c: math.exp(-(v * v - best * best) / (2 * HUE_SPREAD_DEG**2)) for c, v in gap.items()}
+        # Two views of the same ink: its Lab hue, and its hue of optical density against the key's (which does
+        # not drift with the ink's load).  Pooled as a geometric mean, so the pixels count once and a disagreement
+        # between the views lowers the confidence.
+        log_likes = {c: -(v * v - best * best) / (2 * HUE_SPREAD_DEG**2) for c, v in gap.items()}
+        if calibration.density_hues and m.rgb is not None:
+            density = _density(m, where)
+            paper = keep & ~inked & ~pale_mask & (relative < MARKED_DARKNESS_MIN)
+            paper_density = np.median(density[paper], axis=0) if paper.sum() >= 0.1 * total else np.zeros(3, np.float32)
+            ink_hue = density_hue((density[ink_pixels] - paper_density).sum(axis=0))
+            gap_d = {c: abs((ink_hue - h + 180.0) % 360.0 - 180.0) for c, h in calibration.density_hues.items()}
+            best_d = min(gap_d.values())
+            log_likes = {c: (v - (gap_d[c] ** 2 - best_d**2) / (2 * DENSITY_HUE_SPREAD_DEG**2)) / 2 for c, v in log_likes.items()}
+            evidence += [("density_hue", ink_hue)]
+        likes = {c: math.exp(v - max(log_likes.values())) for c, v in log_likes.items()}
         norm = sum(likes.values())
         colour_probs = {c: w / norm for c, w in likes.items()}
         evidence += [("hue", mean)]
