@@ -74,6 +74,10 @@ GREEN_FRACTION_SPREAD = 0.03
 X_COVERAGE_MID = 0.6
 """Share of the two diagonals' length carrying pencil at which a bramble's X is as likely as not."""
 X_COVERAGE_SPREAD = 0.07
+X_PEN_COVERAGE_MID = 0.85
+"""The same for an X drawn in coloured ink: a pen's ink does not skip on the paper's tooth as graphite does, so its X
+covers nearly all of both diagonals, while a doodled flower in the middle of the plot reaches only their middle."""
+X_PEN_COVERAGE_SPREAD = 0.04
 X_STRAY_MID = 0.06
 """Share of a plot's sample in pencil-grey off both diagonals at which an X's reading is halved (an X leaves ~0.01)."""
 X_STRAY_SPREAD = 0.015
@@ -82,14 +86,18 @@ MARKED_DARKNESS_MIN = 0.06
 MARKED_FRACTION_MID = 0.12
 """Share of a plot's sample marked at which "empty" loses a quarter of its weight (an empty plot ~0.01, shading 0.2-0.9)."""
 MARKED_FRACTION_SPREAD = 0.03
-X_ALIGNMENT_MID = 0.55
+X_ALIGNMENT_MID = 0.5
 """Share of the pencil's gradient energy across each diagonal (the lesser of the two) at which an X is as likely as
-not: an X's strokes give ~0.8, hatching parallel to one diagonal ~0.1 on the other, square hatching 0.5."""
-X_ALIGNMENT_SPREAD = 0.05
+not: a ruled X's strokes give ~0.8, a hand-drawn one's bent strokes 0.5-0.75, hatching parallel to one diagonal ~0.1
+on the other; square or diagonal cross-hatching is at most 0.5 on one of them (half its strokes run across it)."""
+X_ALIGNMENT_SPREAD = 0.03
 X_BAND_MM = 3.5
 """Half-width of the band around each diagonal where an X's stroke is looked for (mm)."""
 X_BINS = 12
 """Pieces each diagonal is cut into for the X's coverage."""
+X_GRAIN_MM = 0.25
+"""Blur (mm, Gaussian sigma) before the strokes' directions are measured: wider than the paper's grain that graphite
+shows, narrower than a pencil line (0.4-0.8 mm)."""
 EDGE_BAND_MM = 1.0
 """Half-width of the band along an edge slot searched for a pencil line (mm): inside the plots' printed outlines."""
 EDGE_END_MM = 2.0
@@ -433,8 +441,11 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     band = X_BAND_MM * px_per_mm
     covered = []
     near_any = np.zeros_like(pencil)
-    gx = cv2.Sobel(dark, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(dark, cv2.CV_32F, 0, 1, ksize=3)
+    # Directions at the scale of a stroke, not of the paper's grain (graphite catches on the tooth: its speckle has
+    # gradients every way and would make any pencil line look like hatching).
+    smooth = cv2.GaussianBlur(dark.astype(np.float32), (0, 0), X_GRAIN_MM * px_per_mm)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     strokes = cv2.dilate(pencil.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     alignment = []
     for diag in (0, 1):
@@ -530,7 +541,9 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         # An X drawn with a coloured pen (blue ballpoint) is no flower: two thin strokes along the diagonals and
         # nothing else, where a stamp, a felt fill or a doodle lies off them (or leaves the diagonals' ends bare).
         x_cov_pen, stray_pen, aligned_pen = _x_coverage(pencil | inked, keep, m.px_per_mm, dark)
-        p_x_pen = _sigmoid((x_cov_pen - X_COVERAGE_MID) / X_COVERAGE_SPREAD) * _sigmoid((aligned_pen - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD)
+        p_x_pen = _sigmoid((x_cov_pen - X_PEN_COVERAGE_MID) / X_PEN_COVERAGE_SPREAD) * _sigmoid(
+            (aligned_pen - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD
+        )
         p_x_pen *= 1.0 - _sigmoid((stray_pen - X_STRAY_MID) / X_STRAY_SPREAD)
         p_x = max(p_x, p_x_pen)
     if starting:
