@@ -236,7 +236,11 @@ PATH_RING_MM = (0.9, 1.5)
 GREEN_CHROMA_MIN = 7.0
 """Lab chroma above which a pixel may be green shading (pale coloured pencil; white paper stays under ~3)."""
 GREEN_HUE_RANGE_DEG = 35.0
-"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel to count as green shading."""
+"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel to count as the printed green outline."""
+FIELD_HUE_RANGE_DEG = 50.0
+"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel in a plot to count as green shading (if nearer
+green than any stamp's colour): green pens run from yellowish to teal (Lab hue ~125-165), and light pencil over paper
+with a warm cast leans further still; no stamp colour lies between yellow and blue."""
 HUE_SPREAD_DEG = 12.0
 """Standard deviation (degrees of Lab hue) of a stamp's colour around its key colour."""
 DENSITY_HUE_SPREAD_DEG = 8.0
@@ -569,7 +573,7 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     all_hues = np.degrees(np.arctan2(rel_b[tinted], rel_a[tinted])).astype(np.float32)
     to_green = _hue_gap(all_hues, _hue(GREEN_LAB))
     closer = np.all(np.stack([to_green < _hue_gap(all_hues, h) for h in refs.values()]), axis=0) if len(all_hues) else np.zeros(0, bool)
-    green_fraction = float(((to_green < GREEN_HUE_RANGE_DEG) & closer).sum()) / total
+    green_fraction = float(((to_green < FIELD_HUE_RANGE_DEG) & closer).sum()) / total
     stamp_hues = hues[nearest < len(refs)]
     stamp_fraction = len(stamp_hues) / total
     # Pale coloured pencil (a hatched flower) stays under the ink chroma: pixels tinted (against the plot's own
