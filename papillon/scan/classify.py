@@ -86,6 +86,14 @@ MARKED_DARKNESS_MIN = 0.06
 MARKED_FRACTION_MID = 0.12
 """Share of a plot's sample marked at which "empty" loses a quarter of its weight (an empty plot ~0.01, shading 0.2-0.9)."""
 MARKED_FRACTION_SPREAD = 0.03
+STROKE_SCALE_MM = 0.5
+"""Blur (mm, Gaussian sigma) giving the paper right beside a pencil stroke (strokes are 0.3-0.8 mm wide)."""
+STROKE_DARKNESS_MIN = 0.05
+"""Darkness above the paper right beside it at which a pixel is part of a stroke (paper grain and JPEG noise stay under)."""
+STROKED_FRACTION_MID = 0.08
+"""Share of a plot's sample in strokes at which "empty" is at most 0.75 sure (empty plots stay under 0.04, pencil
+hatching 0.14+, a bramble's X ~0.06)."""
+STROKED_FRACTION_SPREAD = 0.015
 X_ALIGNMENT_MID = 0.5
 """Share of the pencil's gradient energy across each diagonal (the lesser of the two) at which an X is as likely as
 not: a ruled X's strokes give ~0.8, a hand-drawn one's bent strokes 0.5-0.75, hatching parallel to one diagonal ~0.1
@@ -650,7 +658,16 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     }
     for colour in refs:
         scores[colour] = rest * (1 - p_green) * p_stamp * colour_probs[colour]
-    return Reading(plot_name(plot), "plot", _ranked(scores), tuple(evidence))
+    # Strokes (pencil darker than the paper right beside it) over much of the plot: something is drawn there even
+    # when no reading explains it (very pale coloured pencil), so "empty" is never sure.  A shadow's edge or uneven
+    # light is smooth at this scale and leaves no strokes.
+    fine = dark.astype(np.float32) - cv2.GaussianBlur(dark.astype(np.float32), (0, 0), STROKE_SCALE_MM * m.px_per_mm)
+    stroked = float((keep & (fine > STROKE_DARKNESS_MIN)).sum()) / total
+    evidence.append(("stroked", stroked))
+    reading = Reading(plot_name(plot), "plot", _ranked(scores), tuple(evidence))
+    if reading.value == "empty":
+        return _capped(reading, 1.0 - 0.5 * _sigmoid((stroked - STROKED_FRACTION_MID) / STROKED_FRACTION_SPREAD), ("stroked", stroked))
+    return reading
 
 
 # --------------------------------------------------------------------------- edges and bubbles
