@@ -71,6 +71,8 @@ STAMP_FRACTION_SPREAD = 0.005
 GREEN_FRACTION_MID = 0.15
 """Share of a plot's sample shaded green at which a field is as likely as not."""
 GREEN_FRACTION_SPREAD = 0.03
+GREEN_SHARE_SPREAD = 0.1
+"""Spread of the logistic on green's share of a plot's coloured pixels (green and stamp colours) around one half."""
 X_COVERAGE_MID = 0.6
 """Share of the two diagonals' length carrying pencil at which a bramble's X is as likely as not."""
 X_COVERAGE_SPREAD = 0.07
@@ -607,6 +609,10 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         ("x_alignment_pen", aligned_pen),
     ]
     p_green = _sigmoid((green_fraction - GREEN_FRACTION_MID) / GREEN_FRACTION_SPREAD)
+    # Green and a stamp's colour both over much of the plot: one ink between them (yellow pencil under a cool light
+    # looks half green).  Whichever covers more is the likelier, and near a tie a person decides.
+    if stamp_fraction > 0:
+        p_green *= _sigmoid((green_fraction / (green_fraction + stamp_fraction) - 0.5) / GREEN_SHARE_SPREAD)
     # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.
     p_x *= 1.0 - 0.5 * p_green
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
