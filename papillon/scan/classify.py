@@ -96,11 +96,12 @@ STROKED_FRACTION_MID = 0.08
 """Share of a plot's sample in strokes at which "empty" is at most 0.75 sure (empty plots stay under 0.04, pencil
 hatching 0.14+, a bramble's X ~0.06)."""
 STROKED_FRACTION_SPREAD = 0.015
-X_ALIGNMENT_MID = 0.5
-"""Share of the pencil's gradient energy across each diagonal (the lesser of the two) at which an X is as likely as
-not: a ruled X's strokes give ~0.8, a hand-drawn one's bent strokes 0.5-0.75, hatching parallel to one diagonal ~0.1
-on the other; square or diagonal cross-hatching is at most 0.5 on one of them (half its strokes run across it)."""
-X_ALIGNMENT_SPREAD = 0.03
+X_ALIGNMENT_MID = 0.65
+"""Share of the pencil's gradient energy across each diagonal (the lesser of the two; the other diagonal's band left
+out) at which an X is as likely as not: an X's strokes, even hand-drawn and bent, give 0.8-0.95, hatching parallel to
+one diagonal ~0.1-0.4 on the other; square or diagonal cross-hatching is at most 0.5 on one of them (half its
+strokes run across it)."""
+X_ALIGNMENT_SPREAD = 0.04
 X_BAND_MM = 3.5
 """Half-width of the band around each diagonal where an X's stroke is looked for (mm)."""
 X_BINS = 12
@@ -462,17 +463,21 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     strokes = cv2.dilate(pencil.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     alignment = []
+    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
+    # strokes cross, the other stroke runs across this one and is no sign of hatching).
+    nears = [
+        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
+        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
+    ]
     for diag in (0, 1):
         # Position along the diagonal (0-1) and distance from it.
         if diag == 0:
             along = (xx / w + yy / h) / 2
-            off = (xx / w - yy / h) * min(w, h) / math.sqrt(2)
             normal = (1.0, -1.0)
         else:
             along = (xx / w + (h - yy) / h) / 2
-            off = (xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)
             normal = (1.0, 1.0)
-        near = np.abs(off) <= band
+        near = nears[diag]
         near_any |= near
         bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
         for b in range(1, X_BINS - 1):  # the very corners are often left short
@@ -482,7 +487,7 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
                 continue
             covered.append(bool((pencil & usable).sum() >= max(2.0, 0.3 * px_per_mm * px_per_mm)))
         # A stroke along the diagonal has its darkness gradient across it, along the diagonal's normal.
-        sel = near & keep & strokes
+        sel = near & ~nears[1 - diag] & keep & strokes
         across = (gx[sel] * normal[0] + gy[sel] * normal[1]) ** 2 / 2
         total = gx[sel] ** 2 + gy[sel] ** 2
         alignment.append(float(across.sum() / total.sum()) if total.sum() > 0 else 0.0)
