@@ -80,6 +80,8 @@ X_PEN_COVERAGE_MID = 0.85
 """The same for an X drawn in coloured ink: a pen's ink does not skip on the paper's tooth as graphite does, so its X
 covers nearly all of both diagonals, while a doodled flower in the middle of the plot reaches only their middle."""
 X_PEN_COVERAGE_SPREAD = 0.04
+X_PEN_INK_MAX = 0.3
+"""Share of a plot's sample in coloured ink above which it is no X in pen (two strokes cover ~0.05-0.15)."""
 X_STRAY_MID = 0.06
 """Share of a plot's sample in pencil-grey off both diagonals at which an X's reading is halved (an X leaves ~0.01)."""
 X_STRAY_SPREAD = 0.015
@@ -559,7 +561,14 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         p_x *= 1.0 - 0.5 * _sigmoid((stray - X_STRAY_MID) / X_STRAY_SPREAD)
         # An X drawn with a coloured pen (blue ballpoint) is no flower: two thin strokes along the diagonals and
         # nothing else, where a stamp, a felt fill or a doodle lies off them (or leaves the diagonals' ends bare).
-        x_cov_pen, stray_pen, aligned_pen = _x_coverage(pencil | inked, keep, m.px_per_mm, dark)
+        # (Without coloured ink the pencil's own fit is the same; ink over a third of the plot is no two strokes.)
+        n_inked = int(inked.sum())
+        if n_inked == 0:
+            x_cov_pen, stray_pen, aligned_pen = x_cov, stray, aligned
+        elif n_inked > X_PEN_INK_MAX * total:
+            x_cov_pen, stray_pen, aligned_pen = 0.0, 1.0, 0.0
+        else:
+            x_cov_pen, stray_pen, aligned_pen = _x_coverage(pencil | inked, keep, m.px_per_mm, dark)
         p_x_pen = _sigmoid((x_cov_pen - X_PEN_COVERAGE_MID) / X_PEN_COVERAGE_SPREAD) * _sigmoid(
             (aligned_pen - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD
         )
