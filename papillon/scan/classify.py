@@ -32,7 +32,7 @@ What people do beyond the key is read too, or sent to a person (issue 8):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -71,9 +71,17 @@ STAMP_FRACTION_SPREAD = 0.005
 GREEN_FRACTION_MID = 0.15
 """Share of a plot's sample shaded green at which a field is as likely as not."""
 GREEN_FRACTION_SPREAD = 0.03
+GREEN_SHARE_SPREAD = 0.1
+"""Spread of the logistic on green's share of a plot's coloured pixels (green and stamp colours) around one half."""
 X_COVERAGE_MID = 0.6
 """Share of the two diagonals' length carrying pencil at which a bramble's X is as likely as not."""
 X_COVERAGE_SPREAD = 0.07
+X_PEN_COVERAGE_MID = 0.85
+"""The same for an X drawn in coloured ink: a pen's ink does not skip on the paper's tooth as graphite does, so its X
+covers nearly all of both diagonals, while a doodled flower in the middle of the plot reaches only their middle."""
+X_PEN_COVERAGE_SPREAD = 0.04
+X_PEN_INK_MAX = 0.3
+"""Share of a plot's sample in coloured ink above which it is no X in pen (two strokes cover ~0.05-0.15)."""
 X_STRAY_MID = 0.06
 """Share of a plot's sample in pencil-grey off both diagonals at which an X's reading is halved (an X leaves ~0.01)."""
 X_STRAY_SPREAD = 0.015
@@ -82,14 +90,27 @@ MARKED_DARKNESS_MIN = 0.06
 MARKED_FRACTION_MID = 0.12
 """Share of a plot's sample marked at which "empty" loses a quarter of its weight (an empty plot ~0.01, shading 0.2-0.9)."""
 MARKED_FRACTION_SPREAD = 0.03
-X_ALIGNMENT_MID = 0.55
-"""Share of the pencil's gradient energy across each diagonal (the lesser of the two) at which an X is as likely as
-not: an X's strokes give ~0.8, hatching parallel to one diagonal ~0.1 on the other, square hatching 0.5."""
-X_ALIGNMENT_SPREAD = 0.05
+STROKE_SCALE_MM = 0.5
+"""Blur (mm, Gaussian sigma) giving the paper right beside a pencil stroke (strokes are 0.3-0.8 mm wide)."""
+STROKE_DARKNESS_MIN = 0.05
+"""Darkness above the paper right beside it at which a pixel is part of a stroke (paper grain and JPEG noise stay under)."""
+STROKED_FRACTION_MID = 0.08
+"""Share of a plot's sample in strokes at which "empty" is at most 0.75 sure (empty plots stay under 0.04, pencil
+hatching 0.14+, a bramble's X ~0.06)."""
+STROKED_FRACTION_SPREAD = 0.015
+X_ALIGNMENT_MID = 0.65
+"""Share of the pencil's gradient energy across each diagonal (the lesser of the two; the other diagonal's band left
+out) at which an X is as likely as not: an X's strokes, even hand-drawn and bent, give 0.8-0.95, hatching parallel to
+one diagonal ~0.1-0.4 on the other; square or diagonal cross-hatching is at most 0.5 on one of them (half its
+strokes run across it)."""
+X_ALIGNMENT_SPREAD = 0.04
 X_BAND_MM = 3.5
 """Half-width of the band around each diagonal where an X's stroke is looked for (mm)."""
 X_BINS = 12
 """Pieces each diagonal is cut into for the X's coverage."""
+X_GRAIN_MM = 0.25
+"""Blur (mm, Gaussian sigma) before the strokes' directions are measured: wider than the paper's grain that graphite
+shows, narrower than a pencil line (0.4-0.8 mm)."""
 EDGE_BAND_MM = 1.0
 """Half-width of the band along an edge slot searched for a pencil line (mm): inside the plots' printed outlines."""
 EDGE_END_MM = 2.0
@@ -249,9 +270,16 @@ PATH_RING_MM = (0.9, 1.5)
 GREEN_CHROMA_MIN = 7.0
 """Lab chroma above which a pixel may be green shading (pale coloured pencil; white paper stays under ~3)."""
 GREEN_HUE_RANGE_DEG = 35.0
-"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel to count as green shading."""
+"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel to count as the printed green outline."""
+FIELD_HUE_RANGE_DEG = 50.0
+"""Largest hue difference (degrees) from :data:`GREEN_LAB` for a pixel in a plot to count as green shading (if nearer
+green than any stamp's colour): green pens run from yellowish to teal (Lab hue ~125-165), and light pencil over paper
+with a warm cast leans further still; no stamp colour lies between yellow and blue."""
 HUE_SPREAD_DEG = 12.0
 """Standard deviation (degrees of Lab hue) of a stamp's colour around its key colour."""
+DENSITY_HUE_SPREAD_DEG = 8.0
+"""Standard deviation (degrees) of a flower's ink around its key's ink in the hue of optical density (see
+:func:`density_hue`): the same pen gives 1-4 degrees in a photo, blurred rims and a doodle's outline up to ~15."""
 START_PENCIL_CHROMA_MAX = 24.0
 """On a printed (green) starting field, graphite over the grass keeps some green: a looser chroma limit."""
 START_COLOURED_CHROMA_MAX = 36.0
@@ -308,6 +336,8 @@ class Calibration:
 
     inks: dict[str, tuple[float, float, float]]
     from_key: dict[str, bool]
+    density_hues: dict[str, float] = field(default_factory=dict)
+    """Each stamp colour's hue of optical density (:func:`density_hue`), as stamped in the key (or its typical ink's)."""
 
 
 def _sigmoid(x: float) -> float:
@@ -343,6 +373,8 @@ class Maps:
     chroma: FloatImage
     darkness: FloatImage
     px_per_mm: float
+    rgb: FloatImage | None = None
+    """The white-corrected sheet itself (RGB, paper ~1): what a dye's optical density is measured from."""
 
     def px(self, mm: float) -> int:
         return round(mm * self.px_per_mm)
@@ -359,7 +391,7 @@ def maps(rectified: NDArray[Any], px_per_mm: float) -> Maps:
     lab = cv2.cvtColor(corrected, cv2.COLOR_RGB2Lab)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     darkness = 1.0 - lab[..., 0] / 100.0
-    return Maps(lab, chroma, darkness, px_per_mm)
+    return Maps(lab, chroma, darkness, px_per_mm, corrected)
 
 
 def _disc(m: Maps, circle: Circle, radius_mm: float) -> tuple[tuple[slice, slice], NDArray[Any]]:
@@ -377,6 +409,7 @@ def calibrate(m: Maps, layout: GardenLayout) -> Calibration:
     """Each stamp colour as stamped in the key row (or its typical ink if that circle is blank)."""
     inks: dict[str, tuple[float, float, float]] = {}
     from_key: dict[str, bool] = {}
+    density_hues: dict[str, float] = {}
     for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
         where, inside = _disc(m, circle, circle.r_mm * KEY_CORE)
         inked = inside & (m.chroma[where] > CHROMA_INK_MIN)
@@ -384,10 +417,33 @@ def calibrate(m: Maps, layout: GardenLayout) -> Calibration:
             lab = m.lab[where][inked]
             inks[colour] = (float(np.median(lab[:, 0])), float(np.median(lab[:, 1])), float(np.median(lab[:, 2])))
             from_key[colour] = True
+            density_hues[colour] = density_hue(_density(m, where)[inked].sum(axis=0))
         else:
             inks[colour] = DEFAULT_INK_LAB[colour]
             from_key[colour] = False
-    return Calibration(inks, from_key)
+            typical = cv2.cvtColor(np.array([[DEFAULT_INK_LAB[colour]]], np.float32), cv2.COLOR_Lab2RGB)
+            density_hues[colour] = density_hue(-np.log(np.clip(typical.reshape(3), 1e-3, 1.0)))
+    return Calibration(inks, from_key, density_hues)
+
+
+def _density(m: Maps, where: tuple[slice, slice]) -> FloatImage:
+    """Optical density (-ln of the white-corrected value) per channel over ``where``."""
+    rgb = m.rgb[where] if m.rgb is not None else np.ones((*m.darkness[where].shape, 3), np.float32)
+    density: FloatImage = -np.log(np.maximum(rgb, 1e-3))
+    return density
+
+
+def density_hue(density: NDArray[Any]) -> float:
+    """The hue (degrees) of an optical density vector (R, G, B): its direction once its grey part is taken out.
+
+    A dye over white paper darkens each channel by its own fixed ratio however thick the coat (Beer-Lambert: the
+    density is proportional to the amount of dye), and a colour cast or the camera's gamma scales every channel's
+    density alike; graphite and black ink add the same density to all three.  So this hue does not move with ink
+    load, unlike the Lab hue (a thick blue's Lab hue runs toward purple): a blue dye absorbs red most, a purple dye
+    green most.
+    """
+    r, g, b = (float(v) for v in density)
+    return math.degrees(math.atan2((r + g - 2 * b) / math.sqrt(6), (r - g) / math.sqrt(2)))
 
 
 def _hue(lab: tuple[float, float, float]) -> float:
@@ -423,21 +479,28 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     band = X_BAND_MM * px_per_mm
     covered = []
     near_any = np.zeros_like(pencil)
-    gx = cv2.Sobel(dark, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(dark, cv2.CV_32F, 0, 1, ksize=3)
+    # Directions at the scale of a stroke, not of the paper's grain (graphite catches on the tooth: its speckle has
+    # gradients every way and would make any pencil line look like hatching).
+    smooth = cv2.GaussianBlur(dark.astype(np.float32), (0, 0), X_GRAIN_MM * px_per_mm)
+    gx = cv2.Sobel(smooth, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     strokes = cv2.dilate(pencil.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     alignment = []
+    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
+    # strokes cross, the other stroke runs across this one and is no sign of hatching).
+    nears = [
+        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
+        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
+    ]
     for diag in (0, 1):
         # Position along the diagonal (0-1) and distance from it.
         if diag == 0:
             along = (xx / w + yy / h) / 2
-            off = (xx / w - yy / h) * min(w, h) / math.sqrt(2)
             normal = (1.0, -1.0)
         else:
             along = (xx / w + (h - yy) / h) / 2
-            off = (xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)
             normal = (1.0, 1.0)
-        near = np.abs(off) <= band
+        near = nears[diag]
         near_any |= near
         bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
         for b in range(1, X_BINS - 1):  # the very corners are often left short
@@ -447,7 +510,7 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
                 continue
             covered.append(bool((pencil & usable).sum() >= max(2.0, 0.3 * px_per_mm * px_per_mm)))
         # A stroke along the diagonal has its darkness gradient across it, along the diagonal's normal.
-        sel = near & keep & strokes
+        sel = near & ~nears[1 - diag] & keep & strokes
         across = (gx[sel] * normal[0] + gy[sel] * normal[1]) ** 2 / 2
         total = gx[sel] ** 2 + gy[sel] ** 2
         alignment.append(float(across.sum() / total.sum()) if total.sum() > 0 else 0.0)
@@ -517,6 +580,21 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     if not starting:
         # Much pencil-grey off the diagonals (pale hatching, writing) makes an X doubtful, never sure.
         p_x *= 1.0 - 0.5 * _sigmoid((stray - X_STRAY_MID) / X_STRAY_SPREAD)
+        # An X drawn with a coloured pen (blue ballpoint) is no flower: two thin strokes along the diagonals and
+        # nothing else, where a stamp, a felt fill or a doodle lies off them (or leaves the diagonals' ends bare).
+        # (Without coloured ink the pencil's own fit is the same; ink over a third of the plot is no two strokes.)
+        n_inked = int(inked.sum())
+        if n_inked == 0:
+            x_cov_pen, stray_pen, aligned_pen = x_cov, stray, aligned
+        elif n_inked > X_PEN_INK_MAX * total:
+            x_cov_pen, stray_pen, aligned_pen = 0.0, 1.0, 0.0
+        else:
+            x_cov_pen, stray_pen, aligned_pen = _x_coverage(pencil | inked, keep, m.px_per_mm, dark)
+        p_x_pen = _sigmoid((x_cov_pen - X_PEN_COVERAGE_MID) / X_PEN_COVERAGE_SPREAD) * _sigmoid(
+            (aligned_pen - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD
+        )
+        p_x_pen *= 1.0 - _sigmoid((stray_pen - X_STRAY_MID) / X_STRAY_SPREAD)
+        p_x = max(p_x, p_x_pen)
     if starting:
         # Over the printed grass JPEG's chroma bleeding greens the graphite: dark pixels turned away only for
         # that tint are no evidence against an X; when counting them makes one, the plot goes halfway to review.
@@ -540,7 +618,7 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     all_hues = np.degrees(np.arctan2(rel_b[tinted], rel_a[tinted])).astype(np.float32)
     to_green = _hue_gap(all_hues, _hue(GREEN_LAB))
     closer = np.all(np.stack([to_green < _hue_gap(all_hues, h) for h in refs.values()]), axis=0) if len(all_hues) else np.zeros(0, bool)
-    green_fraction = float(((to_green < GREEN_HUE_RANGE_DEG) & closer).sum()) / total
+    green_fraction = float(((to_green < FIELD_HUE_RANGE_DEG) & closer).sum()) / total
     stamp_hues = hues[nearest < len(refs)]
     stamp_fraction = len(stamp_hues) / total
     # Pale coloured pencil (a hatched flower) stays under the ink chroma: pixels tinted (against the plot's own
@@ -561,27 +639,51 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
         ("x_coverage", x_cov),
         ("off_diagonal", stray),
         ("x_alignment", aligned),
+        ("x_coverage_pen", x_cov_pen),
+        ("off_diagonal_pen", stray_pen),
+        ("x_alignment_pen", aligned_pen),
     ]
     p_green = _sigmoid((green_fraction - GREEN_FRACTION_MID) / GREEN_FRACTION_SPREAD)
+    # Green and a stamp's colour both over much of the plot: one ink between them (yellow pencil under a cool light
+    # looks half green).  Whichever covers more is the likelier, and near a tie a person decides.
+    if stamp_fraction > 0:
+        p_green *= _sigmoid((green_fraction / (green_fraction + stamp_fraction) - 0.5) / GREEN_SHARE_SPREAD)
     # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.
     p_x *= 1.0 - 0.5 * p_green
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
     p_pale = _sigmoid((pale_fraction - PALE_FRACTION_MID) / PALE_FRACTION_SPREAD)
     colour_probs = {c: 1.0 / len(refs) for c in refs}
+    ink_pixels = inked.copy()
     if p_pale > p_stamp and pale.any():
         # A hatched flower: its colour is the hue of the pale strokes (against the paper's cast).
         p_stamp = p_pale
         stamp_hues = pale_hues[pale]
         weights_all = np.hypot(pale_a[pale_mask], pale_b[pale_mask])[pale]
+        ink_pixels = pale_mask.copy()
+        ink_pixels[pale_mask] = pale
     else:
         weights_all = chroma[inked][nearest < len(refs)] if len(stamp_hues) else np.zeros(0, np.float32)
+        ink_pixels[inked] = nearest < len(refs)
     if len(stamp_hues):
         weights = weights_all
         rad = np.radians(stamp_hues)
         mean = math.degrees(math.atan2(float((np.sin(rad) * weights).sum()), float((np.cos(rad) * weights).sum())))
         gap = {c: float(_hue_gap(np.array([mean], np.float32), h)[0]) for c, h in refs.items()}
         best = min(gap.values())
-        likes = {c: math.exp(-(v * v - best * best) / (2 * HUE_SPREAD_DEG**2)) for c, v in gap.items()}
+        # Two views of the same ink: its Lab hue, and its hue of optical density against the key's (which does
+        # not drift with the ink's load).  Pooled as a geometric mean, so the pixels count once and a disagreement
+        # between the views lowers the confidence.
+        log_likes = {c: -(v * v - best * best) / (2 * HUE_SPREAD_DEG**2) for c, v in gap.items()}
+        if calibration.density_hues and m.rgb is not None:
+            density = _density(m, where)
+            paper = keep & ~inked & ~pale_mask & (relative < MARKED_DARKNESS_MIN)
+            paper_density = np.median(density[paper], axis=0) if paper.sum() >= 0.1 * total else np.zeros(3, np.float32)
+            ink_hue = density_hue((density[ink_pixels] - paper_density).sum(axis=0))
+            gap_d = {c: abs((ink_hue - h + 180.0) % 360.0 - 180.0) for c, h in calibration.density_hues.items()}
+            best_d = min(gap_d.values())
+            log_likes = {c: (v - (gap_d[c] ** 2 - best_d**2) / (2 * DENSITY_HUE_SPREAD_DEG**2)) / 2 for c, v in log_likes.items()}
+            evidence += [("density_hue", ink_hue)]
+        likes = {c: math.exp(v - max(log_likes.values())) for c, v in log_likes.items()}
         norm = sum(likes.values())
         colour_probs = {c: w / norm for c, w in likes.items()}
         evidence += [("hue", mean)]
@@ -597,7 +699,16 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     }
     for colour in refs:
         scores[colour] = rest * (1 - p_green) * p_stamp * colour_probs[colour]
-    return Reading(plot_name(plot), "plot", _ranked(scores), tuple(evidence))
+    # Strokes (pencil darker than the paper right beside it) over much of the plot: something is drawn there even
+    # when no reading explains it (very pale coloured pencil), so "empty" is never sure.  A shadow's edge or uneven
+    # light is smooth at this scale and leaves no strokes.
+    fine = dark.astype(np.float32) - cv2.GaussianBlur(dark.astype(np.float32), (0, 0), STROKE_SCALE_MM * m.px_per_mm)
+    stroked = float((keep & (fine > STROKE_DARKNESS_MIN)).sum()) / total
+    evidence.append(("stroked", stroked))
+    reading = Reading(plot_name(plot), "plot", _ranked(scores), tuple(evidence))
+    if reading.value == "empty":
+        return _capped(reading, 1.0 - 0.5 * _sigmoid((stroked - STROKED_FRACTION_MID) / STROKED_FRACTION_SPREAD), ("stroked", stroked))
+    return reading
 
 
 # --------------------------------------------------------------------------- edges and bubbles
