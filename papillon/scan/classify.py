@@ -959,21 +959,47 @@ def read_bubble(
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
 
+@dataclass(frozen=True)
+class _Diagonal:
+    """Pixels around a bubble in the frame of the line from its centre to its plot's centre (where an X passes)."""
+
+    dx: float
+    dy: float
+    """The unit direction from the bubble's centre to the plot's."""
+    around: tuple[slice, slice]
+    disc: NDArray[Any]
+    along: NDArray[Any]
+    """Millimetres along that line from the bubble's centre, per pixel of ``around``."""
+    offset: NDArray[Any]
+    """Millimetres across it."""
+
+    def band(self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float) -> NDArray[Any]:
+        """The pixels of ``where`` within ``half_width`` of the parallel line at offset ``centre``."""
+        yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+        ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+        band: NDArray[Any] = np.abs(ux * self.dy - uy * self.dx - centre) < half_width
+        return band
+
+
+def _towards_centre(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, reach_mm: float) -> _Diagonal:
+    cx, cy = layout.plots[plot].centre_mm
+    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
+    norm = math.hypot(dx, dy) or 1.0
+    dx, dy = dx / norm, dy / norm
+    around, disc = _disc(m, circle, reach_mm)
+    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
+    return _Diagonal(dx, dy, around, disc, ux * dx + uy * dy, ux * dy - uy * dx)
+
+
 def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float) -> NDArray[Any]:
     """The pixels of ``where`` on a bramble's stroke that runs on through the bubble (its X passes the plot's corner).
 
     The stroke is found outside the bubble, on the way to the plot's centre, within :data:`BUBBLE_X_SEARCH_MM` of the
     line from the bubble's centre to the plot's; its offset from that line is where it crosses the bubble.
     """
-    cx, cy = layout.plots[plot].centre_mm
-    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
-    norm = math.hypot(dx, dy) or 1.0
-    dx, dy = dx / norm, dy / norm
-    reach = circle.r_mm + BUBBLE_RING_MM + BUBBLE_X_SEARCH_MM
-    around, disc = _disc(m, circle, reach)
-    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
-    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-    along, offset = ux * dx + uy * dy, ux * dy - uy * dx
+    diagonal = _towards_centre(m, layout, plot, circle, circle.r_mm + BUBBLE_RING_MM + BUBBLE_X_SEARCH_MM)
+    around, disc, along, offset = diagonal.around, diagonal.disc, diagonal.along, diagonal.offset
     # Short of the plot's centre, where the X's other stroke crosses.
     search = disc & (along > circle.r_mm + 0.6) & (along < circle.r_mm + 0.6 + BUBBLE_X_ALONG_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
     dark = m.darkness[around] - paper
@@ -983,10 +1009,7 @@ def _bramble_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     centre = float(np.median(offset[stroke]))
     # As wide as the stroke shows outside the bubble (blur widens it), at least BUBBLE_X_BAND_MM.
     half_width = max(BUBBLE_X_BAND_MM, float(np.percentile(np.abs(offset[stroke] - centre), 90)) + BUBBLE_X_MARGIN_MM)
-    yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
-    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
-    return band
+    return diagonal.band(m, circle, where, centre, half_width)
 
 
 def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float) -> NDArray[Any]:
@@ -998,15 +1021,8 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     outline toward the plot's centre is no mark; what it covers inside the bubble is left out of the marks.
     """
     empty = np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
-    cx, cy = layout.plots[plot].centre_mm
-    dx, dy = cx - circle.cx_mm, cy - circle.cy_mm
-    norm = math.hypot(dx, dy) or 1.0
-    dx, dy = dx / norm, dy / norm
-    reach = circle.r_mm + THROUGH_TO_MM + BUBBLE_X_SEARCH_MM
-    around, disc = _disc(m, circle, reach)
-    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
-    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-    along, offset = ux * dx + uy * dy, ux * dy - uy * dx
+    diagonal = _towards_centre(m, layout, plot, circle, circle.r_mm + THROUGH_TO_MM + BUBBLE_X_SEARCH_MM)
+    around, disc, along, offset = diagonal.around, diagonal.disc, diagonal.along, diagonal.offset
     search = disc & (along > circle.r_mm + THROUGH_FROM_MM) & (along < circle.r_mm + THROUGH_TO_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
     stroke = search & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS)
     if not stroke.any() or stroke.sum() > THROUGH_AREA_MAX * search.sum():
@@ -1018,10 +1034,7 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     if spread > THROUGH_HALF_WIDTH_MAX_MM or len(np.unique(steps)) < THROUGH_STEPS:
         return empty
     half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
-    yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
-    ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-    band: NDArray[Any] = np.abs(ux * dy - uy * dx - centre) < half_width
-    return band
+    return diagonal.band(m, circle, where, centre, half_width)
 
 
 def photo_colour(m: Maps, layout: GardenLayout) -> float:
