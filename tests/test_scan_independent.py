@@ -21,7 +21,7 @@ pytest.importorskip("cv2")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from accuracy_independent import run  # noqa: E402
+from accuracy_independent import run
 
 pytestmark = pytest.mark.slow
 
