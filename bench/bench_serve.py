@@ -30,16 +30,20 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from pathlib import Path
 
 import httpx
 import uvicorn
-from starlette.testclient import TestClient
+
+# The same one warning pyproject.toml filters for the tests (Starlette's TestClient would rather have httpx2).
+warnings.filterwarnings("ignore", "Using `httpx` with `starlette.testclient` is deprecated")
+from starlette.testclient import TestClient  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from papillon.engine.log import replay
-from papillon.web.app import CSRF_COOKIE, create_app
+from papillon.engine.log import replay  # noqa: E402
+from papillon.web.app import CSRF_COOKIE, create_app  # noqa: E402
 
 CHOICE = re.compile(r'name="action" value="([^"]+)" class="choice')
 
