@@ -157,6 +157,19 @@ class Garden:
         return cls(tuple(cells), edges, frozenset(butterflies), tuple((meta or {}).items()))
 
     @classmethod
+    def checked(
+        cls, cells: tuple[Cell, ...], bricks: frozenset[Edge], butterflies: frozenset[Plot], meta: tuple[tuple[str, str], ...]
+    ) -> Garden:
+        """A garden of values a reader has already checked (exact types, interior edges, plots, metadata).
+
+        The notation reader builds thousands: this skips :meth:`__post_init__`'s checks, nothing else.
+        """
+        garden = object.__new__(cls)
+        for name, value in (("cells", cells), ("bricks", bricks), ("butterflies", butterflies), ("meta", meta)):
+            object.__setattr__(garden, name, value)
+        return garden
+
+    @classmethod
     def from_notation(cls, text: str, edition: Edition | None = None) -> Garden:
         """Parse ``.garden`` text (raises :class:`~papillon.errors.NotationError`)."""
         from papillon.notation import parse
@@ -253,6 +266,8 @@ class Garden:
         ``plot`` a program can branch on.
         """
         edition = edition or standard_edition()
+        if _plain_cells(edition)[1].issuperset(map(id, self.cells)):
+            return []  # every garden read from a file: each cell is one the edition knows, as Cell.parse made it
         found = []
         for plot, cell in enumerate(self.cells):
             occupant = cell.occupant
@@ -277,6 +292,17 @@ class Garden:
             if not cell.is_field:
                 found.append(Problem("occupant_not_in_field", plot, f"{where}: {thing} outside a field (the plot is {cell.ground.value})"))
         return found
+
+
+@cache
+def _plain_cells(edition: Edition) -> tuple[tuple[Cell, ...], frozenset[int]]:
+    """The cells of every code ``edition`` knows, as :meth:`Cell.parse` makes them once, and their identities.
+
+    A garden made of these cells has no problem.  Identities, not equality: a cell's hash is computed in
+    Python, an ``id`` is not, and the cells are kept here, so no other object can take their identities.
+    """
+    cells = tuple(Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.critters, *edition.features])
+    return cells, frozenset(map(id, cells))
 
 
 _EDGE_SET = frozenset(EDGES)

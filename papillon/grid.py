@@ -171,6 +171,58 @@ def edge_below(plot: Plot) -> Edge | None:
     return Edge(plot, plot + SIZE) if plot_row(plot) < SIZE - 1 else None
 
 
+# --------------------------------------------------------------------------- plot masks
+# A set of plots as an int, bit ``p`` for plot ``p``; a set of edges likewise, bit ``i`` for ``EDGES[i]``.
+# Flood fills on masks move every plot of a set one step at once.
+
+_BYTES = (len(EDGES) + 7) // 8
+
+
+def _walls_table(chunk: int, vertical: bool) -> tuple[int, ...]:
+    """For each value of the ``chunk``-th byte of an edge mask: the plots whose right (or lower) side it walls."""
+    sides = [1 << e.a if e.vertical == vertical else 0 for e in EDGES[8 * chunk : 8 * chunk + 8]]
+    table = [0]
+    for bit, side in enumerate(sides):  # the values below 2**bit, then each of them with this bit set
+        table += [walls | side for walls in table[: 1 << bit]]
+    return tuple(table + [0] * (256 - len(table)))
+
+
+_RIGHT_WALLS = tuple(_walls_table(chunk, True) for chunk in range(_BYTES))
+_LOWER_WALLS = tuple(_walls_table(chunk, False) for chunk in range(_BYTES))
+_OPEN_RIGHT = sum(1 << p for p in PLOTS if plot_col(p) < SIZE - 1)
+_OPEN_DOWN = sum(1 << p for p in PLOTS if plot_row(p) < SIZE - 1)
+
+
+def open_sides(walls: int) -> tuple[int, int]:
+    """The plots one may step right from, and down from, without crossing an edge of the mask ``walls``.
+
+    >>> right, down = open_sides(1 << EDGE_INDEX[parse_edge("A1-B1")])
+    >>> right & 1, down & 1, right >> 1 & 1
+    (0, 1, 1)
+    """
+    right, down = _OPEN_RIGHT, _OPEN_DOWN
+    for chunk in range(_BYTES):
+        byte = walls >> 8 * chunk & 255
+        if byte:
+            right &= ~_RIGHT_WALLS[chunk][byte]
+            down &= ~_LOWER_WALLS[chunk][byte]
+    return right, down
+
+
+def flood(plots: int, right: int, down: int) -> int:
+    """Every plot reached from the mask ``plots`` by steps along links: bit ``p`` of ``right`` links ``p`` and
+    the plot on its right, of ``down`` ``p`` and the plot below it.
+
+    >>> flood(1, right=0b11, down=0) == 0b111
+    True
+    """
+    while True:
+        grown = plots | (plots & right) << 1 | (plots >> 1) & right | (plots & down) << SIZE | (plots >> SIZE) & down
+        if grown == plots:
+            return plots
+        plots = grown
+
+
 def _orthogonal(plot: Plot) -> tuple[Plot, ...]:
     col, row = plot_col(plot), plot_row(plot)
     steps = ((0, -1), (1, 0), (0, 1), (-1, 0))

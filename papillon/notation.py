@@ -18,15 +18,18 @@ papillon.errors.NotationError: line 1, column 17: expected version 'v1', found '
 
 from __future__ import annotations
 
+import itertools
 import json
+import operator
 import re
+from functools import cache
 from typing import Any
 
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import QUOTE_MAX, NotationError, quote
 from papillon.files import loads_json
 from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
-from papillon.grid import COLUMNS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
+from papillon.grid import COLUMNS, ROW_PLOTS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
 HEADER = "papillon garden v1"
 COLUMN_HEADER = "     A     B     C     D     E"
@@ -488,15 +491,51 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
 
 # What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
 _FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
-# A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces.
-_CELL = r"(?:[^ |]{3}|[^ |]{2} |[^ |]  )"
-# A cell line from column 4 on (the row number is in columns 0-3): a space, then A to D each with
-# the blank column after it, the brick column (captured) and the blank column before the next cell, then E.
-_ROW = re.compile(" " + (_CELL + " ([ |]) ") * (SIZE - 1) + r"[^ |]{1,3}")
-_SLOTS = {cell_column(col): col for col in range(SIZE)}
-_RIGHT = [[Edge(plot_at(col, row), plot_at(col + 1, row)) for col in range(SIZE - 1)] for row in range(SIZE)]
-_LABELS = [f"{row + 1}" for row in range(SIZE)]
-_RUN = re.compile("-+")
+
+
+_BLANK = r"(?: *\n)*"
+# A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces (captured padded).
+_CELL = r"([^ |\n]{3}|[^ |\n]{2} |[^ |\n]  )"
+_EDGE_SLOT = r"(?:(---)|   )"
+
+
+@cache
+def _fast_garden() -> re.Pattern[str]:
+    """One regular expression for a whole well-formed garden (NOTATION.md §Layout), column by column.
+
+    Groups: the metadata lines; then each row's five codes (A to D with their padding) and the four
+    brick columns between them, each followed (rows 1 to 4) by the five ``---`` slots of an edge line
+    (None where there is none).  Compiled on the first garden read, not with ``import papillon``.
+    """
+
+    def row(number: int) -> str:
+        label = "|".join(f"{' ' * i}{number}{' ' * (ROW_LABEL_END - 1 - i)}" for i in range(ROW_LABEL_END))
+        return f"(?:{label}) " + f"{_CELL} ([ |]) " * (SIZE - 1) + f"([^ |\n]{{1,3}}) *\n{_BLANK}"
+
+    tail = ""  # an edge line's trailing slots may be cut off, as trailing spaces are
+    for _ in range(SIZE - 1):
+        tail = f"(?:   {_EDGE_SLOT}{tail})?"
+    edge_line = f"(?: {{{cell_column(0)}}}{_EDGE_SLOT}{tail} *\n{_BLANK})?"
+    rows = edge_line.join(row(number) for number in range(1, SIZE + 1))
+    return re.compile(f"{_BLANK}{re.escape(HEADER)} *\n((?:[^\n]*\n)*?){re.escape(COLUMN_HEADER)} *\n{_BLANK}{rows}")
+
+
+_ROW_GROUPS = 3 * SIZE - 1  # per row: 5 codes, 4 brick columns, 5 edge-line slots
+_CODES = operator.itemgetter(*[1 + row * _ROW_GROUPS + 2 * col for row in range(SIZE) for col in range(SIZE)])
+_BRICK_COLUMNS = [slice(2 + row * _ROW_GROUPS, 1 + row * _ROW_GROUPS + 2 * SIZE - 1, 2) for row in range(SIZE)]
+_EDGE_SLOTS = [slice(row * _ROW_GROUPS + 2 * SIZE, (row + 1) * _ROW_GROUPS + 1) for row in range(SIZE - 1)]
+
+
+def _bricks_by_marks(edges: list[Edge], marks: tuple[str | None, str]) -> dict[tuple[str | None, ...], tuple[Edge, ...]]:
+    """For each way a line's brick columns can read (``marks[0]`` where no brick, ``marks[1]`` where one): its bricks."""
+    return {
+        tuple(marks[here] for here in present): tuple(edge for edge, here in zip(edges, present, strict=True) if here)
+        for present in itertools.product((0, 1), repeat=len(edges))
+    }
+
+
+_RIGHT_BRICKS = [_bricks_by_marks([e for e in map(edge_right, plots) if e], (" ", "|")) for plots in ROW_PLOTS]
+_LOWER_BRICKS = [_bricks_by_marks([e for e in map(edge_below, plots) if e], (None, "---")) for plots in ROW_PLOTS[:-1]]
 
 
 def _parse_fast(text: str, edition: Edition) -> Garden | None:
@@ -507,64 +546,54 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
     """
     if _FAST_REFUSED.search(text):
         return None
-    raws = text.removeprefix("\ufeff").split("\n")
+    text = text.removeprefix("\ufeff")
     if "#" in text:
-        raws = [raw.split("#", 1)[0] for raw in raws]
-    lines = [line for line in (raw.rstrip(" ") for raw in raws) if line]  # no other white space: refused above
-    if not lines or lines[0] != HEADER:
+        text = "\n".join(raw.split("#", 1)[0] for raw in text.split("\n"))
+    match = _fast_garden().fullmatch(text if text.endswith("\n") else text + "\n")
+    if not match:
         return None
-    index, meta = 1, {}
-    while index < len(lines) and lines[index] != COLUMN_HEADER:
-        line = lines[index]
-        match = _META.fullmatch(line)
-        if not match or match[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in line.split(" ")):
-            return None  # not plainly metadata: maybe a misaligned column header
-        meta[match[1]] = match[2].strip(" ")
-        index += 1
-    index += 1
-    cell_of = _cells_of(edition)
-    codes: list[str] = []
-    bricks: list[Edge] = []
-    for row in range(SIZE):
-        if index >= len(lines):
-            return None
-        line = lines[index]
-        match = _ROW.fullmatch(line, ROW_LABEL_END)
-        if not match or line[:ROW_LABEL_END].strip(" ") != _LABELS[row]:
-            return None
-        codes += [word for word in line[ROW_LABEL_END:].split(" ") if word and word != "|"]
-        if "|" in line:
-            bricks += [edge for edge, mark in zip(_RIGHT[row], match.groups(), strict=True) if mark == "|"]
-        index += 1
-        if index < len(lines) and lines[index].lstrip(" ")[:1] in ("-", "+"):
-            line = lines[index]
-            if row == SIZE - 1 or line.strip(" -") or line[:ROW_LABEL_END].strip(" ").isdigit():
-                return None
-            for run in _RUN.finditer(line):
-                if run.end() - run.start() != CELL_WIDTH or run.start() not in _SLOTS:
-                    return None
-                col = _SLOTS[run.start()]
-                bricks.append(Edge(plot_at(col, row), plot_at(col, row + 1)))
-            index += 1
-    if index != len(lines) or not cell_of.keys() >= set(codes):
-        return None
-    # As Garden.from_codes builds it, with each code's Cell made once (they are frozen values).
-    cells = tuple(cell_of[code][0] for code in codes)
-    butterflies = frozenset(plot for plot, code in enumerate(codes) if cell_of[code][1])
-    return Garden(cells, frozenset(bricks), butterflies, tuple(meta.items()))
+    groups = match.groups()
+    meta = _fast_meta(groups[0])
+    cells, starred = _cells_of(edition)
+    codes = _CODES(groups)
+    try:
+        plots = tuple(map(cells.__getitem__, codes))
+    except KeyError:
+        return None  # a code the edition does not know: the careful reader says which
+    bricks = [edge for row, columns in enumerate(_BRICK_COLUMNS) for edge in _RIGHT_BRICKS[row][groups[columns]]]
+    bricks += [edge for row, slots in enumerate(_EDGE_SLOTS) for edge in _LOWER_BRICKS[row][groups[slots]]]
+    butterflies = frozenset(itertools.compress(range(len(codes)), map(starred.__contains__, codes)))
+    return None if meta is None else Garden.checked(plots, frozenset(bricks), butterflies, meta)
 
 
-def _cells_of(edition: Edition) -> dict[str, tuple[Cell, bool]]:
-    """Every code the edition knows, with and without its '*': its cell and whether the butterfly is filled."""
+def _fast_meta(lines: str) -> tuple[tuple[str, str], ...] | None:
+    """The metadata of the lines between the header and the column header; None unless plainly metadata."""
+    meta: dict[str, str] = {}
+    for line in lines.split("\n"):
+        line = line.rstrip(" ")
+        if not line:
+            continue
+        found = _META.fullmatch(line)
+        if not found or found[1] in meta or (line.lstrip(" ")[:1] == "A" and "A" in line.split(" ")):
+            return None  # maybe a misaligned column header
+        meta[found[1]] = found[2].strip(" ")
+    return tuple(meta.items())
+
+
+def _cells_of(edition: Edition) -> tuple[dict[str, Cell], frozenset[str]]:
+    """Every code the edition knows, with and without its '*' and padded to 3 columns or not: its cell;
+    and which of those codes have the '*' (a filled butterfly)."""
     known = _KNOWN.get(id(edition))
     if known is None or known[0] is not edition:
         cells = {code: Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.occupant_codes]}
-        known = (edition, {f"{code}{star}": (cell, star == "*") for code, cell in cells.items() for star in ("", "*")})
+        written = {f"{code}{star}": cell for code, cell in cells.items() for star in ("", "*")}
+        padded = written | {code.ljust(CELL_WIDTH): cell for code, cell in written.items()}
+        known = (edition, padded, frozenset(code for code in padded if "*" in code))
         _KNOWN[id(edition)] = known
-    return known[1]
+    return known[1], known[2]
 
 
-_KNOWN: dict[int, tuple[Edition, dict[str, tuple[Cell, bool]]]] = {}
+_KNOWN: dict[int, tuple[Edition, dict[str, Cell], frozenset[str]]] = {}
 
 
 # --------------------------------------------------------------------------- JSON

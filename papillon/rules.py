@@ -21,12 +21,13 @@ from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
 from papillon.geometry import Enclosure, closes_ring, enclosures
-from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, edge_between, on_border
+from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, SIZE, edge_between, flood, on_border, open_sides
 
 EMPTY = "."
 FIELD = "F"
 BRAMBLE = "X"
 FLOWER_CODES = frozenset(COLOURS)
+_COLOUR_CODE = {name: code for code, name in COLOURS.items()}
 
 CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
 """The scoring categories of RULES.md §3, in score-pad order."""
@@ -36,6 +37,22 @@ NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
 )
 """For each plot: (orthogonal neighbour, index of the edge between them)."""
+PLOT_BITS = tuple(1 << p for p in PLOTS)
+
+
+class FeatureRule(NamedTuple):
+    """A feature tile's scoring (its ``score`` table), with what counting it looks up."""
+
+    counts: str
+    """What it counts (``score.count``)."""
+    points: int
+    max: int | None
+    want: str | None
+    """The colour code it counts only (``rule.colour``), or None."""
+    neighbours: tuple[tuple[int, ...], ...]
+    """Its neighbours of every plot (the tile's or the edition's adjacency)."""
+    flower_ok: Callable[[str], bool]
+    """Whether a cell code is a flower it counts."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -46,9 +63,8 @@ class RuleTables:
     critter_points: dict[str, int]
     feature_codes: tuple[str, ...]
     """Feature codes in edition order."""
-    feature_set: frozenset[str]
-    neighbours: dict[str, tuple[tuple[int, ...], ...]]
-    """For each feature code: its neighbours of every plot (the tile's or the edition's adjacency)."""
+    feature_rules: dict[str, FeatureRule | None]
+    """For each feature code: how it scores (None for a tile that scores nothing itself)."""
     forbids: frozenset[str]
     """Grounds that spoil an enclosure (``rules.enclosure_forbids``)."""
 
@@ -59,10 +75,19 @@ def rule_tables(edition: Edition) -> RuleTables:
         edition=edition,
         critter_points={code: c.points for code, c in edition.critters.items()},
         feature_codes=tuple(edition.features),
-        feature_set=frozenset(edition.features),
-        neighbours={code: ADJACENCIES[edition.adjacency_of(code)] for code in edition.features},
+        feature_rules={code: _feature_rule(code, edition) for code in edition.features},
         forbids=frozenset(edition.rules.enclosure_forbids),
     )
+
+
+def _feature_rule(code: str, edition: Edition) -> FeatureRule | None:
+    rule = edition.features[code].score
+    if rule is None:
+        return None
+    want = _COLOUR_CODE[rule.colour] if rule.colour else None
+    # Bound methods, not closures: this runs for every feature of every garden a bot weighs.
+    flower_ok = FLOWER_CODES.__contains__ if want is None else want.__eq__
+    return FeatureRule(rule.count, rule.points, rule.max, want, ADJACENCIES[edition.adjacency_of(code)], flower_ok)
 
 
 def is_field(code: str) -> bool:
@@ -108,29 +133,28 @@ class Face(NamedTuple):
     enclosure: Enclosure
 
 
-def flower_groups(cells: tuple[str, ...], bricks: int) -> list[tuple[str, int]]:
-    """Connected same-colour flowers, never across a brick, of any size: (colour code, plot mask)."""
-    seen = 0
-    groups = []
-    neighbour_edges = NEIGHBOUR_EDGES
-    for start, colour in enumerate(cells):
-        if seen >> start & 1 or colour not in FLOWER_CODES:
-            continue
-        group = 1 << start
-        stack = [start]
-        while stack:
-            for q, edge in neighbour_edges[stack.pop()]:
-                if cells[q] == colour and not group >> q & 1 and not bricks >> edge & 1:
-                    group |= 1 << q
-                    stack.append(q)
-        seen |= group
-        groups.append((colour, group))
-    return groups
-
-
 def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[str, int]]:
-    """The flower groups of at least ``patch_min`` plots (RULES §2.1)."""
-    return [(c, mask) for c, mask in flower_groups(cells, bricks) if mask.bit_count() >= patch_min]
+    """Connected same-colour flowers, never across a brick, of at least ``patch_min`` plots (RULES §2.1):
+    (colour code, plot mask), by their first plot."""
+    right, down = open_sides(bricks)
+    colours: dict[str, int] = {}
+    for bit, code in zip(PLOT_BITS, cells, strict=True):
+        if code in FLOWER_CODES:
+            colours[code] = colours.get(code, 0) | bit
+    found = []
+    for colour, plots in colours.items():
+        # The links between two flowers of this colour with no brick between them.
+        same_right = plots & plots >> 1 & right
+        same_down = plots & plots >> SIZE & down
+        # A patch of two or more flowers starts at a linked one: lone flowers are never looked at.
+        starts = plots if patch_min <= 1 else same_right | same_right << 1 | same_down | same_down << SIZE
+        while starts:
+            group = flood(starts & -starts, same_right, same_down)
+            starts &= ~group
+            if group.bit_count() >= patch_min:
+                found.append((colour, group))
+    found.sort(key=lambda patch: patch[1] & -patch[1])
+    return found
 
 
 @lru_cache(maxsize=1 << 14)
@@ -193,48 +217,46 @@ def count_for_feature(
     code: str, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
 ) -> tuple[tuple[str, int], ...]:
     """What the feature ``code`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
-    feature = tables.edition.features[code]
-    rule = feature.score
-    if rule is None:
-        return ()
-    neighbours = tables.neighbours[code][plot]
-    want = _COLOUR_CODE[rule.colour] if rule.colour else None
-    count = rule.count
-    # Bound methods, not closures: this runs for every feature of every garden a bot weighs.
-    flower_ok = FLOWER_CODES.__contains__ if want is None else want.__eq__
+    rule = tables.feature_rules[code]
+    return () if rule is None else _count(rule, plot, cells, butterflies, found, tables)
 
+
+def _count(
+    rule: FeatureRule, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
+) -> tuple[tuple[str, int], ...]:
+    count, want, flower_ok = rule.counts, rule.want, rule.flower_ok
     if count == "distinct_adjacent":
         kinds: dict[str, int] = {}
-        for q in neighbours:
+        for q in rule.neighbours[plot]:
             c = cells[q]
             if c != EMPTY and c != FIELD and c not in kinds:
                 kinds[c] = 1 << q
         return tuple(kinds.items())
     if count == "adjacent_critters":
-        return _matching(cells, neighbours, tables.critter_points.__contains__)
+        return _matching(cells, rule.neighbours[plot], tables.critter_points.__contains__)
     if count == "adjacent_flowers":
-        return _matching(cells, neighbours, flower_ok)
+        return _matching(cells, rule.neighbours[plot], flower_ok)
     if count == "adjacent_fields":
-        return _matching(cells, neighbours, is_field)
+        return _matching(cells, rule.neighbours[plot], is_field)
     if count == "adjacent_brambles":
-        return _matching(cells, neighbours, BRAMBLE.__eq__)
+        return _matching(cells, rule.neighbours[plot], BRAMBLE.__eq__)
     if count == "adjacent_butterflies":
-        return tuple(("butterfly", 1 << q) for q in neighbours if butterflies >> q & 1)
+        return tuple([("butterfly", 1 << q) for q in rule.neighbours[plot] if butterflies >> q & 1])
     if count == "patch_colours":
         colours: dict[str, int] = {}
         for patch in found:
             colours[patch.colour] = colours.get(patch.colour, 0) | patch.plots
         return tuple(colours.items())
     if count == "flowers_with_butterfly":
-        return tuple((cells[p], 1 << p) for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p]))
+        return tuple([(cells[p], 1 << p) for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p])])
     if count == "flowers":
         return _matching(cells, PLOTS, flower_ok)
     if count == "patches":
-        return tuple((p.colour, p.plots) for p in found if want is None or p.colour == want)
+        return tuple([(p.colour, p.plots) for p in found if want is None or p.colour == want])
     if count == "enclosed_patches":
-        return tuple((p.colour, p.plots) for p in found if p.enclosed and (want is None or p.colour == want))
+        return tuple([(p.colour, p.plots) for p in found if p.enclosed and (want is None or p.colour == want)])
     if count == "butterflies":
-        return tuple(("butterfly", 1 << p) for p in PLOTS if butterflies >> p & 1)
+        return tuple([("butterfly", 1 << p) for p in PLOTS if butterflies >> p & 1])
     if count == "brambles":
         return _matching(cells, PLOTS, BRAMBLE.__eq__)
     if count == "fields":
@@ -244,27 +266,25 @@ def count_for_feature(
 
 def _matching(cells: tuple[str, ...], where: Iterable[int], ok: Callable[[str], bool]) -> tuple[tuple[str, int], ...]:
     """(code, plot bit) of the plots of ``where`` whose code passes ``ok``."""
-    return tuple((cells[q], 1 << q) for q in where if ok(cells[q]))
-
-
-_COLOUR_CODE = {name: code for code, name in COLOURS.items()}
+    return tuple([(cells[q], 1 << q) for q in where if ok(cells[q])])
 
 
 def find_features(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> list[FeatureFound]:
     """Every feature in a field with its points (RULES §5; ``scoring.feature_copies``)."""
-    features = tables.edition.features
+    rules = tables.feature_rules
     items: list[FeatureFound] = []
-    if tables.feature_set.isdisjoint(cells):
+    if rules.keys().isdisjoint(cells):
         return items
-    feature_set = tables.feature_set
     for plot, code in enumerate(cells):
-        if code not in feature_set:
+        if code not in rules:
             continue
-        rule = features[code].score
-        counted = count_for_feature(code, plot, cells, butterflies, found, tables) if rule else ()
-        uncapped = rule.points * len(counted) if rule else 0
-        points = uncapped if rule is None or rule.max is None else min(uncapped, rule.max)
-        items.append(FeatureFound(plot, code, points, counted, uncapped))
+        rule = rules[code]
+        if rule is None:
+            items.append(FeatureFound(plot, code, 0, (), 0))
+            continue
+        counted = _count(rule, plot, cells, butterflies, found, tables)
+        uncapped = rule.points * len(counted)
+        items.append(FeatureFound(plot, code, uncapped if rule.max is None else min(uncapped, rule.max), counted, uncapped))
     if tables.edition.scoring.feature_copies == "best":
         best: dict[str, FeatureFound] = {}
         for item in items:
@@ -284,7 +304,7 @@ def find_critters(cells: tuple[str, ...], tables: RuleTables) -> list[tuple[int,
 
 def unique_features(cells: tuple[str, ...], tables: RuleTables) -> tuple[str, ...]:
     """The different feature codes in the garden, in edition order."""
-    if tables.feature_set.isdisjoint(cells):
+    if tables.feature_rules.keys().isdisjoint(cells):
         return ()
     present = set(cells)
     return tuple(code for code in tables.feature_codes if code in present)
@@ -333,8 +353,8 @@ def _score(
         scoring.patch * in_patches,
         scoring.enclosed * in_enclosed,
         scoring.butterfly * butterflies.bit_count(),
-        sum(c[2] for c in critters),
-        sum(f.points for f in features),
+        sum([c[2] for c in critters]),
+        sum([f.points for f in features]),
         scoring.unique_feature * len(unique),
     )
     return points, found, critters, features, unique

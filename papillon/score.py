@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from papillon.edition import COLOURS, Edition, standard_edition
-from papillon.garden import Garden, Ground
+from papillon.garden import Garden
 from papillon.geometry import Enclosure
-from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, on_border, plot_name
-from papillon.rules import CATEGORIES, FeatureFound, PatchFound, evaluate, rule_tables
+from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, plot_name
+from papillon.rules import BORDER_MASK, CATEGORIES, FLOWER_CODES, FeatureFound, PatchFound, evaluate, rule_tables
 
 CATEGORY_TITLES = {
     "flowers": "Flowers",
@@ -29,9 +29,12 @@ CATEGORY_TITLES = {
 }
 
 
-@dataclass(frozen=True)
-class Patch:
-    """A maximal set of at least ``patch_min`` contiguous same-colour flowers."""
+class Patch(NamedTuple):
+    """A maximal set of at least ``patch_min`` contiguous same-colour flowers.
+
+    Items of a score card are named tuples, like the rules' own findings: a garden makes a dozen,
+    and building a frozen dataclass costs three times as much.
+    """
 
     colour: str
     plots: frozenset[Plot]
@@ -45,8 +48,7 @@ class Patch:
         return self.enclosure is not None
 
 
-@dataclass(frozen=True)
-class Item:
+class Item(NamedTuple):
     """Points one plot earned in one category, and what was counted for them."""
 
     plot: Plot
@@ -132,10 +134,10 @@ def score(garden: Garden, edition: Edition | None = None) -> ScoreCard:
     cells, bricks, butterflies = compact(garden)
     tables = rule_tables(edition)
     found = evaluate(cells, bricks, butterflies, tables)
-    patches = tuple(_patch(p, garden, edition) for p in found.patches)
-    critters = tuple(Item(plot, code, edition.occupant_name(code), points) for plot, code, points in found.critters)
-    features = tuple(_feature(f, garden, edition) for f in found.features)
-    flowers = tuple(p for p, cell in enumerate(garden.cells) if cell.ground is Ground.FLOWER)
+    patches = tuple([_patch(p, garden, edition) for p in found.patches])
+    critters = tuple([Item(plot, code, edition.occupant_name(code), points) for plot, code, points in found.critters])
+    features = tuple([_feature(f, garden, edition) for f in found.features])
+    flowers = tuple([p for p, code in enumerate(cells) if code in FLOWER_CODES])
     return ScoreCard(found.categories, patches, flowers, tuple(sorted(garden.butterflies)), critters, features, found.unique_features)
 
 
@@ -169,7 +171,7 @@ def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
     plots = _plots(found.plots)
     colour = COLOURS[found.colour]
     if found.face is None:
-        why = "touches the garden border" if any(on_border(p) for p in plots) else "no closed ring of bricks around it"
+        why = "touches the garden border" if found.plots & BORDER_MASK else "no closed ring of bricks around it"
         return Patch(colour, plots, None, why)
     face = found.face
     area = face.encircled if edition.rules.enclosure == "encircled" else face.region
@@ -196,7 +198,7 @@ def _feature(found: FeatureFound, garden: Garden, edition: Edition) -> Item:
     if not found.best_copy:
         return Item(found.plot, found.code, feature.name, 0, ("another copy scores",))
     count = rule.count if rule else ""
-    counted = tuple(_thing(kind, mask, edition, count) for kind, mask in found.counted)
+    counted = tuple([_thing(kind, mask, edition, count) for kind, mask in found.counted])
     cap = rule.max if rule else None
     uncapped = found.uncapped if cap is not None and found.uncapped > cap else None
     return Item(found.plot, found.code, feature.name, found.points, counted, uncapped, cap if uncapped is not None else None)

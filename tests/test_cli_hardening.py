@@ -6,12 +6,15 @@ checks the exit status, the one line on stderr and that nothing was lost.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import stat
 import subprocess
 import sys
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -19,6 +22,7 @@ import pytest
 from click.testing import CliRunner
 
 from papillon.cli import main
+from papillon.cli.common import MAX_GARDEN_BYTES, MAX_PHOTO_BYTES, _read_limited
 from papillon.engine import parse_log, play_game
 from papillon.engine.bots import make_bot
 from papillon.history import History
@@ -251,6 +255,41 @@ def test_5_a_fifo_is_read_once(runner, tmp_path):
     writer.join(timeout=10)
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.output)["total"] == 22
+
+
+def test_5_a_fifo_that_trickles_is_read_to_its_end(runner, tmp_path):
+    fifo = tmp_path / "g.fifo"
+    os.mkfifo(fifo)
+    text = EXAMPLE.read_text()
+
+    def feed() -> None:
+        with open(fifo, "w") as handle:
+            for start in range(0, len(text), 7):  # a slow writer: a read may return a few bytes
+                handle.write(text[start : start + 7])
+                handle.flush()
+                time.sleep(0.001)
+
+    writer = threading.Thread(target=feed)
+    writer.start()
+    result = runner.invoke(main, ["score", "--json", str(fifo)])
+    writer.join(timeout=10)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.output)["total"] == 22
+
+
+def trickle(data: bytes, most: int = 3) -> Callable[[int], bytes]:
+    """A reader that gives at most ``most`` bytes a call, as a pipe may."""
+    stream = io.BytesIO(data)
+    return lambda size: stream.read(min(size, most))
+
+
+def test_5_the_first_bytes_of_a_trickling_pipe_still_tell_a_photo():
+    photo = b"\x89PNG\r\n\x1a\n" + bytes(MAX_GARDEN_BYTES + 10)  # more than a garden may be
+    data, limit = _read_limited(trickle(photo), photos=True)
+    assert (data, limit) == (photo, MAX_PHOTO_BYTES)
+    garden = b"papillon garden v1\n" + b" " * MAX_GARDEN_BYTES
+    data, limit = _read_limited(trickle(garden, most=1 << 16), photos=True)
+    assert (len(data), limit) == (MAX_GARDEN_BYTES + 1, MAX_GARDEN_BYTES)  # read one byte past the limit, no more
 
 
 # --------------------------------------------------------------------------- 6, 8, 10: photos

@@ -310,8 +310,10 @@ def test_no_garden_is_built_from_an_invalid_text(path: Path, monkeypatch: pytest
 
 def test_a_mistake_on_the_last_line_is_found_before_anything_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[object] = []
-    original = notation.Garden.__post_init__  # every garden made, by either reader, passes here
+    original = notation.Garden.__post_init__  # every garden the careful reader makes passes here
     monkeypatch.setattr(notation.Garden, "__post_init__", lambda self: built.append(self) or original(self))
+    checked = notation.Garden.checked  # and every garden the fast reader makes, here
+    monkeypatch.setattr(notation.Garden, "checked", classmethod(lambda cls, *values: built.append(values) or checked(*values)))
     with pytest.raises(NotationError):
         parse(CANONICAL.replace(" 5   .     .     .     .     .", " 5   .     .     .     .     Q"))
     assert built == []

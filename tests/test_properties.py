@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from strategies import STANDARD_CODES, any_gardens, edges, garden_of, gardens, ring, ring_gardens
 
+from papillon import rules
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.evaluate import board_categories, board_score
 from papillon.engine.state import Board
@@ -116,6 +117,17 @@ def flower_groups(garden: Garden) -> list[frozenset[Plot]]:
 
 def scored_patches(garden: Garden, edition: Edition) -> set[tuple[str, frozenset[Plot], bool]]:
     return {(p.colour, p.plots, p.enclosed) for p in score(garden, edition).patches}
+
+
+@CI
+@given(gardens(), st.integers(1, 4))
+def test_the_patches_of_any_size_are_the_flower_groups(garden: Garden, patch_min: int) -> None:
+    """rules.patches grows every group at once on plot masks; here, one flower at a time."""
+    cells, bricks, _ = compact(garden)
+    found = rules.patches(cells, bricks, patch_min)
+    expected = [group for group in flower_groups(garden) if len(group) >= patch_min]
+    assert [frozenset(p for p in PLOTS if mask >> p & 1) for _, mask in found] == expected
+    assert [colour for colour, _ in found] == [cells[min(group)] for group in expected]
 
 
 # --------------------------------------------------------------------------- notation

@@ -87,8 +87,10 @@ def command(
             photos.add(result.source)
         if as_json:
             # A photo's object also carries everything the scan read, as `papillon scan --json` prints it.
-            line = json.dumps(to_json(result) | ({"scan": photo.json()} if photo else {}), separators=(", ", ": "))
-            sys.stdout.write(line + "\n")  # plain text: none of click.echo's colour handling is needed
+            data = to_json(result)
+            if photo:
+                data["scan"] = photo.json()
+            sys.stdout.write(json.dumps(data) + "\n")  # plain text: none of click.echo's colour handling is needed
         else:
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
