@@ -8,19 +8,20 @@ so a typo gets an error that names it instead of being ignored.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from papillon.errors import EditionError
 from papillon.files import loads_toml, read_text
 from papillon.grid import Plot, parse_plot
+
+EDITIONS_DIR = Path(__file__).with_name("editions")
+"""The editions papillon ships (``standard.toml`` and the older ones a saved game may name)."""
 
 COLOURS: dict[str, str] = {"R": "red", "B": "blue", "Y": "yellow", "P": "purple"}
 """Flower colour codes of the notation and their names."""
@@ -210,6 +211,8 @@ class Edition:
     @property
     def fingerprint(self) -> str:
         """A short hash of the rules, so a game log can tell editions apart."""
+        import hashlib  # here, not at start-up: it loads OpenSSL, and only game logs need a fingerprint
+
         text = json.dumps(self.data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -295,7 +298,8 @@ def _load_cached(name: str | None) -> Edition:
 
 
 def _standard_data(name: str = "standard.toml") -> dict[str, Any]:
-    text = resources.files("papillon.editions").joinpath(name).read_text(encoding="utf-8")
+    # A file next to this module, not importlib.resources: that costs more at start-up than the reading.
+    text = (EDITIONS_DIR / name).read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

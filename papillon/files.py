@@ -17,7 +17,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 import time
 import tomllib
 from pathlib import Path
@@ -173,6 +172,8 @@ def write_atomic(path: str | Path, data: bytes | str, *, force: bool = True) -> 
         path = path.resolve()
     directory = path.parent if str(path.parent) else Path(".")
     remove_stale_temporaries(directory, path.name)
+    import tempfile  # here, not at start-up: it loads random and shutil, which scoring never needs
+
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX, dir=directory)
     try:
         # mkstemp makes the file private (0600); an output file gets the usual umask mode.

@@ -209,6 +209,17 @@ def open_sides(walls: int) -> tuple[int, int]:
     return right, down
 
 
+def links(plots: int, right: int, down: int) -> tuple[int, int]:
+    """The steps of :func:`open_sides` (``right``, ``down``) that stay inside the mask ``plots``, as
+    links for :func:`flood`: plots of ``plots`` whose right, and lower, neighbour is in it too."""
+    return plots & plots >> 1 & right, plots & plots >> SIZE & down
+
+
+def linked(right: int, down: int) -> int:
+    """The plots at either end of a link."""
+    return right | right << 1 | down | down << SIZE
+
+
 def flood(plots: int, right: int, down: int) -> int:
     """Every plot reached from the mask ``plots`` by steps along links: bit ``p`` of ``right`` links ``p`` and
     the plot on its right, of ``down`` ``p`` and the plot below it.

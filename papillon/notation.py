@@ -491,8 +491,6 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
 
 # What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
 _FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
-
-
 _BLANK = r"(?: *\n)*"
 # A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces (captured padded).
 _CELL = r"([^ |\n]{3}|[^ |\n]{2} |[^ |\n]  )"
@@ -520,7 +518,9 @@ def _fast_garden() -> re.Pattern[str]:
     return re.compile(f"{_BLANK}{re.escape(HEADER)} *\n((?:[^\n]*\n)*?){re.escape(COLUMN_HEADER)} *\n{_BLANK}{rows}")
 
 
-_ROW_GROUPS = 3 * SIZE - 1  # per row: 5 codes, 4 brick columns, 5 edge-line slots
+# The pattern's groups: 0 the metadata lines; then 14 a row: code A, the brick column between A and B,
+# code B, ..., code E, and the five slots of the edge line under the row (rows 1 to 4).
+_ROW_GROUPS = 3 * SIZE - 1
 _CODES = operator.itemgetter(*[1 + row * _ROW_GROUPS + 2 * col for row in range(SIZE) for col in range(SIZE)])
 _BRICK_COLUMNS = [slice(2 + row * _ROW_GROUPS, 1 + row * _ROW_GROUPS + 2 * SIZE - 1, 2) for row in range(SIZE)]
 _EDGE_SLOTS = [slice(row * _ROW_GROUPS + 2 * SIZE, (row + 1) * _ROW_GROUPS + 1) for row in range(SIZE - 1)]
@@ -554,6 +554,8 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
         return None
     groups = match.groups()
     meta = _fast_meta(groups[0])
+    if meta is None:
+        return None
     cells, starred = _cells_of(edition)
     codes = _CODES(groups)
     try:
@@ -563,7 +565,7 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
     bricks = [edge for row, columns in enumerate(_BRICK_COLUMNS) for edge in _RIGHT_BRICKS[row][groups[columns]]]
     bricks += [edge for row, slots in enumerate(_EDGE_SLOTS) for edge in _LOWER_BRICKS[row][groups[slots]]]
     butterflies = frozenset(itertools.compress(range(len(codes)), map(starred.__contains__, codes)))
-    return None if meta is None else Garden.checked(plots, frozenset(bricks), butterflies, meta)
+    return Garden.checked(plots, frozenset(bricks), butterflies, meta)
 
 
 def _fast_meta(lines: str) -> tuple[tuple[str, str], ...] | None:

@@ -21,7 +21,19 @@ from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
 from papillon.geometry import Enclosure, closes_ring, enclosures
-from papillon.grid import ADJACENCIES, EDGE_INDEX, EDGES, ORTHOGONAL_NEIGHBOURS, PLOTS, SIZE, edge_between, flood, on_border, open_sides
+from papillon.grid import (
+    ADJACENCIES,
+    EDGE_INDEX,
+    EDGES,
+    ORTHOGONAL_NEIGHBOURS,
+    PLOTS,
+    edge_between,
+    flood,
+    linked,
+    links,
+    on_border,
+    open_sides,
+)
 
 EMPTY = "."
 FIELD = "F"
@@ -143,11 +155,9 @@ def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[s
             colours[code] = colours.get(code, 0) | bit
     found = []
     for colour, plots in colours.items():
-        # The links between two flowers of this colour with no brick between them.
-        same_right = plots & plots >> 1 & right
-        same_down = plots & plots >> SIZE & down
+        same_right, same_down = links(plots, right, down)  # two flowers of this colour, no brick between them
         # A patch of two or more flowers starts at a linked one: lone flowers are never looked at.
-        starts = plots if patch_min <= 1 else same_right | same_right << 1 | same_down | same_down << SIZE
+        starts = plots if patch_min <= 1 else linked(same_right, same_down)
         while starts:
             group = flood(starts & -starts, same_right, same_down)
             starts &= ~group

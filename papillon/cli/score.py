@@ -90,7 +90,7 @@ def command(
             data = to_json(result)
             if photo:
                 data["scan"] = photo.json()
-            sys.stdout.write(json.dumps(data) + "\n")  # plain text: none of click.echo's colour handling is needed
+            sys.stdout.write(JSON.encode(data) + "\n")  # plain text: none of click.echo's colour handling is needed
         else:
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
@@ -102,6 +102,10 @@ def command(
             click.echo(f"wrote {path}", err=True)
     if failed:
         sys.exit(1)
+
+
+JSON = json.JSONEncoder(check_circular=False)
+"""Encodes what ``to_json`` builds, which holds no cycle: the check costs a tenth of the encoding."""
 
 
 def read_one(source: str) -> Input | None:
