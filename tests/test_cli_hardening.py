@@ -241,31 +241,16 @@ def test_4_deep_or_huge_toml_is_one_line(runner, tmp_path, toml, message):
 # --------------------------------------------------------------------------- 5: pipes and FIFOs
 
 
-def test_5_a_fifo_is_read_once(runner, tmp_path):
-    fifo = tmp_path / "g.fifo"
-    os.mkfifo(fifo)
-
-    def feed() -> None:
-        with open(fifo, "w") as handle:
-            handle.write(EXAMPLE.read_text())
-
-    writer = threading.Thread(target=feed)
-    writer.start()
-    result = runner.invoke(main, ["score", "--json", str(fifo)])
-    writer.join(timeout=10)
-    assert result.exit_code == 0, result.stderr
-    assert json.loads(result.output)["total"] == 22
-
-
-def test_5_a_fifo_that_trickles_is_read_to_its_end(runner, tmp_path):
+@pytest.mark.parametrize("piece", [None, 7], ids=["at-once", "trickling"])
+def test_5_a_fifo_is_read_once_to_its_end(runner, tmp_path, piece):
     fifo = tmp_path / "g.fifo"
     os.mkfifo(fifo)
     text = EXAMPLE.read_text()
 
     def feed() -> None:
         with open(fifo, "w") as handle:
-            for start in range(0, len(text), 7):  # a slow writer: a read may return a few bytes
-                handle.write(text[start : start + 7])
+            for start in range(0, len(text), piece or len(text)):  # a slow writer: a read may get a few bytes
+                handle.write(text[start : start + (piece or len(text))])
                 handle.flush()
                 time.sleep(0.001)
 
