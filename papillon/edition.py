@@ -221,6 +221,11 @@ class Edition:
         """Every critter and feature code, critters first."""
         return tuple(self.critters) + tuple(self.features)
 
+    @property
+    def plot_codes(self) -> tuple[str, ...]:
+        """Every code a plot may hold (without the butterfly's ``*``), in the order messages list them."""
+        return (".", *COLOURS, "X", "F", *self.occupant_codes)
+
     def is_critter(self, code: str | None) -> bool:
         return code in self.critters
 
@@ -298,7 +303,8 @@ def _load_cached(name: str | None) -> Edition:
 
 
 def _standard_data(name: str = "standard.toml") -> dict[str, Any]:
-    # A file next to this module, not importlib.resources: that costs more at start-up than the reading.
+    # A file next to this module, not importlib.resources, which costs more at start-up than the reading
+    # (papillon is installed as files, as pip installs it, never run from a zip archive).
     text = (EDITIONS_DIR / name).read_text(encoding="utf-8")
     return tomllib.loads(text)
 

@@ -157,12 +157,13 @@ class Garden:
         return cls(tuple(cells), edges, frozenset(butterflies), tuple((meta or {}).items()))
 
     @classmethod
-    def checked(
+    def from_checked(
         cls, cells: tuple[Cell, ...], bricks: frozenset[Edge], butterflies: frozenset[Plot], meta: tuple[tuple[str, str], ...]
     ) -> Garden:
-        """A garden of values a reader has already checked (exact types, interior edges, plots, metadata).
+        """A garden of values its caller has already checked (exact types, interior edges, plots, metadata).
 
         The notation reader builds thousands: this skips :meth:`__post_init__`'s checks, nothing else.
+        Anything else builds a garden the usual way, which refuses bad values.
         """
         garden = object.__new__(cls)
         for name, value in (("cells", cells), ("bricks", bricks), ("butterflies", butterflies), ("meta", meta)):
@@ -266,10 +267,10 @@ class Garden:
         ``plot`` a program can branch on.
         """
         edition = edition or standard_edition()
-        if _plain_cells(edition)[1].issuperset(map(id, self.cells)):
-            return []  # every garden read from a file: each cell is one the edition knows, as Cell.parse made it
-        found = []
-        for plot, cell in enumerate(self.cells):
+        found: list[Problem] = []
+        # A garden read from a file holds only cells the edition knows, as Cell.parse made them: nothing to look at.
+        cells = () if _plain_cells(edition)[1].issuperset(map(id, self.cells)) else self.cells
+        for plot, cell in enumerate(cells):
             occupant = cell.occupant
             if occupant is None and cell.code != "?" and (cell.colour is None or cell.ground is Ground.FLOWER):
                 continue  # most plots: a plain cell, nothing to report
@@ -301,7 +302,7 @@ def _plain_cells(edition: Edition) -> tuple[tuple[Cell, ...], frozenset[int]]:
     A garden made of these cells has no problem.  Identities, not equality: a cell's hash is computed in
     Python, an ``id`` is not, and the cells are kept here, so no other object can take their identities.
     """
-    cells = tuple(Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.critters, *edition.features])
+    cells = tuple(Cell.parse(code) for code in edition.plot_codes)
     return cells, frozenset(map(id, cells))
 
 

@@ -175,7 +175,7 @@ def edge_below(plot: Plot) -> Edge | None:
 # A set of plots as an int, bit ``p`` for plot ``p``; a set of edges likewise, bit ``i`` for ``EDGES[i]``.
 # Flood fills on masks move every plot of a set one step at once.
 
-_BYTES = (len(EDGES) + 7) // 8
+_EDGE_MASK_BYTES = (len(EDGES) + 7) // 8
 
 
 def _walls_table(chunk: int, vertical: bool) -> tuple[int, ...]:
@@ -187,8 +187,8 @@ def _walls_table(chunk: int, vertical: bool) -> tuple[int, ...]:
     return tuple(table + [0] * (256 - len(table)))
 
 
-_RIGHT_WALLS = tuple(_walls_table(chunk, True) for chunk in range(_BYTES))
-_LOWER_WALLS = tuple(_walls_table(chunk, False) for chunk in range(_BYTES))
+_RIGHT_WALLS = tuple(_walls_table(chunk, True) for chunk in range(_EDGE_MASK_BYTES))
+_LOWER_WALLS = tuple(_walls_table(chunk, False) for chunk in range(_EDGE_MASK_BYTES))
 _OPEN_RIGHT = sum(1 << p for p in PLOTS if plot_col(p) < SIZE - 1)
 _OPEN_DOWN = sum(1 << p for p in PLOTS if plot_row(p) < SIZE - 1)
 
@@ -201,7 +201,7 @@ def open_sides(walls: int) -> tuple[int, int]:
     (0, 1, 1)
     """
     right, down = _OPEN_RIGHT, _OPEN_DOWN
-    for chunk in range(_BYTES):
+    for chunk in range(_EDGE_MASK_BYTES):
         byte = walls >> 8 * chunk & 255
         if byte:
             right &= ~_RIGHT_WALLS[chunk][byte]

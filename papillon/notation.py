@@ -25,7 +25,7 @@ import re
 from functools import cache
 from typing import Any
 
-from papillon.edition import COLOURS, Edition, standard_edition
+from papillon.edition import Edition, standard_edition
 from papillon.errors import QUOTE_MAX, NotationError, quote
 from papillon.files import loads_json
 from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
@@ -195,7 +195,7 @@ def parse(text: str, edition: Edition | None = None) -> Garden:
     The whole text is checked before the garden is built.
     """
     edition = edition or standard_edition()
-    # A well-formed garden (nearly every one) is read a line at a time by regular expressions;
+    # A well-formed garden (nearly every one) is read by one regular expression for the whole text;
     # anything else goes to the careful reader, column by column, for its exact message.
     return _parse_fast(text, edition) or _parse_checked(text, edition)
 
@@ -424,7 +424,7 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
 
 
 def _known_code(code: str, edition: Edition) -> bool:
-    return code in COLOURS or code in (".", "F", "X") or code in edition.occupant_codes
+    return code in edition.plot_codes
 
 
 def _check_code(line: _Line, token: str, plot: str, column: int, edition: Edition) -> str:
@@ -441,7 +441,7 @@ def _check_code(line: _Line, token: str, plot: str, column: int, edition: Editio
         raise line.error(f"{plot}: expected a plot code before '*', found {_quote(token)}", column)
     if retired := edition.retired_note(code):
         raise line.error(f"{plot}: {_quote(code)} is not a code of the {edition.name} edition: {retired}", column)
-    known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
+    known = " ".join(edition.plot_codes)
     raise line.error(f"{plot}: expected a plot code ({known}), found {_quote(token)}", column)
 
 
@@ -491,7 +491,9 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
 
 # What the fast reader leaves to the careful one: other line breaks, tabs and control characters.
 _FAST_REFUSED = re.compile(r"[\x00-\x08\x09\x0b-\x1f\x7f-\x9f\r\u2028\u2029]")
-_BLANK = r"(?: *\n)*"
+# Blank lines, taken all at once (possessive): a line of spaces is never also tried as an edge line
+# without bricks, which made the choices multiply, row after row, on a file of space-only lines.
+_BLANK = r"(?: *\n)*+"
 # A cell is 3 columns: a code of 1 to 3 characters (no space, no '|'), padded with spaces (captured padded).
 _CELL = r"([^ |\n]{3}|[^ |\n]{2} |[^ |\n]  )"
 _EDGE_SLOT = r"(?:(---)|   )"
@@ -499,7 +501,7 @@ _EDGE_SLOT = r"(?:(---)|   )"
 
 @cache
 def _fast_garden() -> re.Pattern[str]:
-    """One regular expression for a whole well-formed garden (NOTATION.md §Layout), column by column.
+    """One regular expression for a whole well-formed garden (NOTATION.md §Layout), every column fixed.
 
     Groups: the metadata lines; then each row's five codes (A to D with their padding) and the four
     brick columns between them, each followed (rows 1 to 4) by the five ``---`` slots of an edge line
@@ -513,14 +515,14 @@ def _fast_garden() -> re.Pattern[str]:
     tail = ""  # an edge line's trailing slots may be cut off, as trailing spaces are
     for _ in range(SIZE - 1):
         tail = f"(?:   {_EDGE_SLOT}{tail})?"
-    edge_line = f"(?: {{{cell_column(0)}}}{_EDGE_SLOT}{tail} *\n{_BLANK})?"
+    edge_line = f"(?> {{{cell_column(0)}}}{_EDGE_SLOT}{tail} *\n{_BLANK})?"  # atomic: read one way only
     rows = edge_line.join(row(number) for number in range(1, SIZE + 1))
     return re.compile(f"{_BLANK}{re.escape(HEADER)} *\n((?:[^\n]*\n)*?){re.escape(COLUMN_HEADER)} *\n{_BLANK}{rows}")
 
 
-# The pattern's groups: 0 the metadata lines; then 14 a row: code A, the brick column between A and B,
-# code B, ..., code E, and the five slots of the edge line under the row (rows 1 to 4).
-_ROW_GROUPS = 3 * SIZE - 1
+# The pattern's groups: groups[0] is the metadata lines; then each row has 14 groups: code A, the brick
+# column between A and B, code B, ..., code E, then the five slots of the edge line under it (rows 1 to 4).
+_ROW_GROUPS = (2 * SIZE - 1) + SIZE
 _CODES = operator.itemgetter(*[1 + row * _ROW_GROUPS + 2 * col for row in range(SIZE) for col in range(SIZE)])
 _BRICK_COLUMNS = [slice(2 + row * _ROW_GROUPS, 1 + row * _ROW_GROUPS + 2 * SIZE - 1, 2) for row in range(SIZE)]
 _EDGE_SLOTS = [slice(row * _ROW_GROUPS + 2 * SIZE, (row + 1) * _ROW_GROUPS + 1) for row in range(SIZE - 1)]
@@ -565,7 +567,7 @@ def _parse_fast(text: str, edition: Edition) -> Garden | None:
     bricks = [edge for row, columns in enumerate(_BRICK_COLUMNS) for edge in _RIGHT_BRICKS[row][groups[columns]]]
     bricks += [edge for row, slots in enumerate(_EDGE_SLOTS) for edge in _LOWER_BRICKS[row][groups[slots]]]
     butterflies = frozenset(itertools.compress(range(len(codes)), map(starred.__contains__, codes)))
-    return Garden.checked(plots, frozenset(bricks), butterflies, meta)
+    return Garden.from_checked(plots, frozenset(bricks), butterflies, meta)
 
 
 def _fast_meta(lines: str) -> tuple[tuple[str, str], ...] | None:
@@ -587,7 +589,7 @@ def _cells_of(edition: Edition) -> tuple[dict[str, Cell], frozenset[str]]:
     and which of those codes have the '*' (a filled butterfly)."""
     known = _KNOWN.get(id(edition))
     if known is None or known[0] is not edition:
-        cells = {code: Cell.parse(code) for code in [*COLOURS, ".", "F", "X", *edition.occupant_codes]}
+        cells = {code: Cell.parse(code) for code in edition.plot_codes}
         written = {f"{code}{star}": cell for code, cell in cells.items() for star in ("", "*")}
         padded = written | {code.ljust(CELL_WIDTH): cell for code, cell in written.items()}
         known = (edition, padded, frozenset(code for code in padded if "*" in code))
@@ -661,7 +663,7 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
             raise NotationError(f"JSON garden: plots[{r}] (row {r + 1}): expected {SIZE} codes, found {found}")
         for c, text in enumerate(row):
             if not (isinstance(text, str) and _known_code(text.removesuffix("*"), edition)):
-                known = " ".join([".", *COLOURS, "X", "F", *edition.occupant_codes])
+                known = " ".join(edition.plot_codes)
                 where = f"plots[{r}][{c}] ({COLUMNS[c]}{r + 1})"
                 if isinstance(text, str) and (retired := edition.retired_note(text.removesuffix("*"))):
                     raise NotationError(f"JSON garden: {where}: {text!r} is not a code of the {edition.name} edition: {retired}")

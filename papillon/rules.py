@@ -49,16 +49,18 @@ NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
 )
 """For each plot: (orthogonal neighbour, index of the edge between them)."""
-PLOT_BITS = tuple(1 << p for p in PLOTS)
+_PLOT_BITS = tuple(1 << p for p in PLOTS)
 
 
 class FeatureRule(NamedTuple):
     """A feature tile's scoring (its ``score`` table), with what counting it looks up."""
 
     counts: str
-    """What it counts (``score.count``)."""
+    """What it counts (``score.count``; not ``count``, which a tuple already has)."""
     points: int
+    """Points per thing counted."""
     max: int | None
+    """The cap on its points, if any."""
     want: str | None
     """The colour code it counts only (``rule.colour``), or None."""
     neighbours: tuple[tuple[int, ...], ...]
@@ -150,7 +152,7 @@ def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[s
     (colour code, plot mask), by their first plot."""
     right, down = open_sides(bricks)
     colours: dict[str, int] = {}
-    for bit, code in zip(PLOT_BITS, cells, strict=True):
+    for bit, code in zip(_PLOT_BITS, cells, strict=True):
         if code in FLOWER_CODES:
             colours[code] = colours.get(code, 0) | bit
     found = []
@@ -228,10 +230,10 @@ def count_for_feature(
 ) -> tuple[tuple[str, int], ...]:
     """What the feature ``code`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
     rule = tables.feature_rules[code]
-    return () if rule is None else _count(rule, plot, cells, butterflies, found, tables)
+    return () if rule is None else _counted(rule, plot, cells, butterflies, found, tables)
 
 
-def _count(
+def _counted(
     rule: FeatureRule, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
 ) -> tuple[tuple[str, int], ...]:
     count, want, flower_ok = rule.counts, rule.want, rule.flower_ok
@@ -292,7 +294,7 @@ def find_features(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFo
         if rule is None:
             items.append(FeatureFound(plot, code, 0, (), 0))
             continue
-        counted = _count(rule, plot, cells, butterflies, found, tables)
+        counted = _counted(rule, plot, cells, butterflies, found, tables)
         uncapped = rule.points * len(counted)
         items.append(FeatureFound(plot, code, uncapped if rule.max is None else min(uncapped, rule.max), counted, uncapped))
     if tables.edition.scoring.feature_copies == "best":

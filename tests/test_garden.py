@@ -1,8 +1,12 @@
 """The Garden value: valid construction, rule problems, "changes" that make new values."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import any_gardens
 
 from papillon import Garden, parse_edge, parse_plot
+from papillon.edition import Edition, edition_from_toml
 from papillon.garden import FIELD, Cell, Ground, flower
 
 
@@ -84,3 +88,20 @@ def test_problems_carry_a_code_a_program_can_branch_on():
     assert problems[1] == "B1: a critter (Ladybug) outside a field (the plot is empty)"
     old = Garden.from_codes([["bh", ".", ".", ".", "."]] + [["."] * 5] * 4)
     assert old.problems()[0].endswith("of the standard edition: the Birdhouse is the Bird Feeder: write bf")
+
+
+MEADOW = edition_from_toml('[features.wm]\nname = "Wildflower Meadow"\ntype = "C"\nscore = { count = "adjacent_flowers", points = 1 }\n')
+"""A custom edition adding the feature code ``wm``."""
+
+
+@given(any_gardens, st.sampled_from([None, MEADOW]), st.one_of(st.none(), st.integers(0, 24)))
+@settings(max_examples=200, deadline=None)
+def test_problems_are_the_same_for_cells_made_anew(garden: Garden, edition: Edition | None, meadow_at: int | None) -> None:
+    """problems() skips a garden of cells Cell.parse made for the edition (by identity); equal cells made anew are
+    looked at one by one. A Wildflower Meadow (``wm``) is known to MEADOW only."""
+    if meadow_at is not None:
+        garden = garden.with_cell(meadow_at, Cell.parse("wm"))
+    anew = Garden(tuple(Cell(c.ground, c.colour, c.occupant) for c in garden.cells), garden.bricks, garden.butterflies)
+    assert anew.cells == garden.cells and all(a is not b for a, b in zip(anew.cells, garden.cells, strict=True))
+    assert garden.problems(edition) == anew.problems(edition)
+    assert bool(garden.problems(edition)) == (meadow_at is not None and edition is None)

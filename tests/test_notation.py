@@ -8,6 +8,8 @@ Files are read as bytes and decoded, so CRLF and CR line endings reach the parse
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -312,8 +314,8 @@ def test_a_mistake_on_the_last_line_is_found_before_anything_is_built(monkeypatc
     built: list[object] = []
     original = notation.Garden.__post_init__  # every garden the careful reader makes passes here
     monkeypatch.setattr(notation.Garden, "__post_init__", lambda self: built.append(self) or original(self))
-    checked = notation.Garden.checked  # and every garden the fast reader makes, here
-    monkeypatch.setattr(notation.Garden, "checked", classmethod(lambda cls, *values: built.append(values) or checked(*values)))
+    from_checked = notation.Garden.from_checked  # and every garden the fast reader makes, here
+    monkeypatch.setattr(notation.Garden, "from_checked", classmethod(lambda cls, *values: built.append(values) or from_checked(*values)))
     with pytest.raises(NotationError):
         parse(CANONICAL.replace(" 5   .     .     .     .     .", " 5   .     .     .     .     Q"))
     assert built == []
@@ -505,6 +507,26 @@ def test_the_fast_reader_reads_every_valid_example_as_the_careful_one(path):
 @pytest.mark.parametrize("path", INVALID, ids=lambda p: p.name)
 def test_the_fast_reader_leaves_every_invalid_example_to_the_careful_one(path):
     assert notation._parse_fast(read(path), standard_edition()) is None
+
+
+SPACES_BETWEEN_ROWS = """
+from papillon.notation import _parse_fast
+from papillon.edition import standard_edition
+rows = [f" {number}   .     .     .     .     .\\n" for number in range(1, 6)]
+spaces = "         \\n" * 200  # each line long enough to be an edge line without bricks, too
+text = "papillon garden v1\\n     A     B     C     D     E\\n" + spaces.join(rows) + "x\\n"  # a mistake at the very end
+print(_parse_fast(text, standard_edition()))
+"""
+
+
+def test_the_fast_reader_reads_lines_of_spaces_one_way_only():
+    """A line of spaces is a blank line or an edge line without bricks: tried both ways, row after row,
+    a file like this one kept the old pattern busy for hours before it gave up."""
+    try:
+        done = subprocess.run([sys.executable, "-c", SPACES_BETWEEN_ROWS], capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the fast reader backtracks on lines of spaces between the rows")
+    assert done.stdout == "None\n", done.stderr
 
 
 @given(gardens())

@@ -90,7 +90,7 @@ def command(
             data = to_json(result)
             if photo:
                 data["scan"] = photo.json()
-            sys.stdout.write(JSON.encode(data) + "\n")  # plain text: none of click.echo's colour handling is needed
+            sys.stdout.write(_JSON_LINES.encode(data) + "\n")  # plain text: none of click.echo's colour handling is needed
         else:
             click.echo((photo.notation + "\n" if photo else "") + breakdown(result))
     if not as_json and len(scored) > 1:
@@ -104,7 +104,7 @@ def command(
         sys.exit(1)
 
 
-JSON = json.JSONEncoder(check_circular=False)
+_JSON_LINES = json.JSONEncoder(check_circular=False)
 """Encodes what ``to_json`` builds, which holds no cycle: the check costs a tenth of the encoding."""
 
 
