@@ -10,6 +10,11 @@ its categories.  There is no other copy of these rules.
 
 Enclosures come from shapely (:mod:`papillon.geometry`), memoised by brick
 set: a game draws few brick sets, and scores its gardens many times.
+
+These functions run for every garden scored and every action a bot weighs, so
+they are written for speed where it reads no worse: ``tuple([...])`` rather
+than ``tuple(...)`` of a generator (a list is built faster), plot masks grown
+all at once rather than one plot at a time.
 """
 
 from __future__ import annotations
