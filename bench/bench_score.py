@@ -1,6 +1,7 @@
 """Benchmark: `papillon score --json` on 3,000 random gardens, this tree against today's main, in one run.
 
     python bench/bench_score.py [--count 3000] [--seed 1] [--rounds 3] [--baseline 61d302c]
+    python bench/bench_score.py --instructions   # instructions counted by valgrind, not seconds
     python bench/bench_score.py --library   # the scorer alone on in-memory gardens (gardens/s)
 
 Goal (issue 10): the whole command, start-up included, at least 3x today's main on this seeded
@@ -8,7 +9,9 @@ corpus, and one file scored well under 0.18 s.  Both trees run with the same Pyt
 a checkout of the ``--baseline`` commit (by default main as it was when issue 10 was filed) in a
 temporary git worktree, put first on PYTHONPATH.  Each command runs ``--rounds`` times, the two
 trees alternating; the best wall time and the CPU time (user + system) of each are printed, since on
-a shared machine the wall time also measures the neighbours.  The corpus is generated here (half
+a shared machine the wall time also measures the neighbours.  ``--instructions`` counts the
+instructions each command executes (valgrind's callgrind, about a minute a tree): the same on a busy
+machine, though not time (a system call costs more than its count says).  The corpus is generated here (half
 the gardens get a brick ring, half of those a patch inside it, so the shapely path runs often);
 nothing was tuned on it.
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import resource
 import subprocess
 import sys
@@ -59,6 +63,17 @@ def write_corpus(folder: Path, count: int, seed: int) -> list[str]:
         path.write_text(random_garden(rng).to_notation(), encoding="utf-8")
         paths.append(str(path))
     return paths
+
+
+def instructions(tree: Path, args: list[str]) -> int:
+    """Instructions ``python -m papillon ARGS`` executes importing papillon from ``tree`` (valgrind's count)."""
+    env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}  # a fixed hash seed: the same count each run
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-m", "papillon", *args]
+    result = subprocess.run(command, cwd=tree, env=env, capture_output=True, text=True)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    if result.returncode != 0 or not found:
+        raise SystemExit(f"{tree}: valgrind failed: {result.stderr[-500:]}")
+    return int(found[1])
 
 
 def run(tree: Path, args: list[str]) -> tuple[float, float, bytes]:
@@ -107,6 +122,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--baseline", default=MAIN_WHEN_FILED, help="the commit to compare with")
     parser.add_argument("--library", action="store_true", help="time the scorer alone, in memory")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     args = parser.parse_args()
     if args.library:
         library(args.count, args.seed)
@@ -118,6 +134,14 @@ def main() -> None:
             corpus = write_corpus(Path(temp), args.count, args.seed)
             trees = {f"main ({args.baseline})": base, "this tree": ROOT}
             for label, files in ((f"{args.count} gardens", corpus), ("1 garden", corpus[:1])):
+                if args.instructions:
+                    for tree in trees.values():  # once first, so that neither count includes compiling to bytecode
+                        run(tree, ["score", "--json", *files])
+                    counts = {name: instructions(tree, ["score", "--json", *files]) for name, tree in trees.items()}
+                    print(f"score --json, {label}: " + ", ".join(f"{name} {count / 1e9:.3f} G" for name, count in counts.items()))
+                    old_count, new_count = counts.values()
+                    print(f"  fewer instructions: {old_count / new_count:.2f}x")
+                    continue
                 best = compare(trees, ["score", "--json", *files], args.rounds)
                 (old_wall, old_cpu), (new_wall, new_cpu) = best.values()
                 print(f"score --json, {label} (best of {args.rounds}):")
