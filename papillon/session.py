@@ -26,7 +26,6 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -40,7 +39,7 @@ from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
-from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, read_text, write_atomic
+from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
 from papillon.notation import player_name
@@ -496,7 +495,7 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
             continue
         try:
             lines = read_text(path, limit=MAX_LOG_BYTES).splitlines()  # TooLargeError is an OSError
-            header = json.loads(lines[0])
+            header = loads_json(lines[0])  # bounded in nesting and digits: a hostile line is left out, not a crash
             players = tuple(str(p["name"]) for p in header["players"])
             seed = int(header["seed"])
         except (OSError, ValueError, KeyError, IndexError, TypeError):

@@ -132,6 +132,14 @@ def test_a_missing_save_is_about_the_game_id(tmp_path: Path) -> None:
     assert (str(caught.value), caught.value.parameter) == ("no saved game '5-0123abcd'", "game_id")
 
 
+def test_a_save_nested_too_deep_is_left_out_of_the_list(tmp_path: Path) -> None:
+    # A header line of 100,000 brackets: json.loads would raise RecursionError, which no "unreadable" except catches.
+    good = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    (tmp_path / "games" / "6-0123abcd.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp_path / "games" / "7-0123abcd.jsonl").write_text('{"seed": ' + "9" * 5000 + ', "players": []}\n')
+    assert [game.id for game in list_games(tmp_path)] == [good.id]
+
+
 def test_a_pipe_among_the_saves_is_never_opened(tmp_path: Path) -> None:
     # Opening a FIFO waits for a writer: listing or resuming must not (the web's home page lists the saves).
     (tmp_path / "games").mkdir()
