@@ -149,12 +149,20 @@ def read_log(path: str | Path, edition: Edition) -> GameLog:
         raise SessionError(f"{path}: cannot read the game log ({error.strerror or error})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{path}: cannot read the game log (not UTF-8 text)") from None
+    try:
+        _check_log_names(log)
+    except ValueError as error:
+        raise SessionError(f"{path}: {error}") from None
+    return log
+
+
+def _check_log_names(log: GameLog) -> None:
+    """ValueError naming the player whose name in a log no game takes (hand-edited, or written before names were checked)."""
     for number, entry in enumerate(log.players, start=1):
         try:
             player_name(entry["name"])
-        except ValueError as error:  # hand-edited, or written before names were checked
-            raise SessionError(f"{path}: player {number}: {error}") from None
-    return log
+        except ValueError as error:
+            raise ValueError(f"player {number}: {error}") from None
 
 
 def _read_save(game_id: str, path: Path, limit: int) -> str:
@@ -316,6 +324,7 @@ class PlaySession:
         try:
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
             log = parse_log(text, edition)
+            _check_log_names(log)
             state = replay(log)
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError and EditionError are ValueErrors

@@ -126,6 +126,16 @@ def test_a_save_that_is_not_utf8_names_its_file(tmp_path: Path) -> None:
     assert str(caught.value) == f"the saved game {session.id} cannot be read: {session.id}.jsonl: not UTF-8 text"
 
 
+def test_a_save_with_a_name_no_game_takes_is_refused_as_the_terminal_refuses_it(tmp_path: Path) -> None:
+    # Hand-edited, or saved before names were checked: read_log (play --resume FILE) refuses it, and so does a resume by id.
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    session.path.write_text(session.path.read_text().replace('"name":"Ann"', '"name":"Ann #1"', 1))
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume(session.id, tmp_path)
+    reason = "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"
+    assert str(caught.value) == f"the saved game {session.id} cannot be read: player 1: {reason}"
+
+
 def test_a_missing_save_is_about_the_game_id(tmp_path: Path) -> None:
     with pytest.raises(SessionError) as caught:
         PlaySession.resume("5-0123abcd", tmp_path)
