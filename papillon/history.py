@@ -413,6 +413,16 @@ class History:
         self.add_many(entries)
         return len(entries)
 
+    def import_csv_file(self, path: str | Path) -> int:
+        """Add the rows of the CSV export in ``path`` (bounded in size, as the history itself); the number added."""
+        try:
+            text = read_text(path, limit=MAX_LOG_BYTES)
+        except OSError as error:  # TooLargeError is one
+            raise HistoryError(f"{path}: cannot read it ({error.strerror or error})") from None
+        except UnicodeDecodeError:
+            raise HistoryError(f"{path}: cannot read it (not UTF-8 text)") from None
+        return self.import_csv(text, str(path))
+
 
 def _insert(db: sqlite3.Connection, entry: Entry) -> int:
     fingerprint = None
@@ -489,6 +499,46 @@ def player_stats(entries: Sequence[Entry], player: str) -> PlayerStats:
     return PlayerStats(player, len(mine), wins, max(totals), sum(totals) / len(totals), average, best)
 
 
+# --------------------------------------------------------------------------- JSON
+
+
+def entry_json(entry: Entry) -> dict[str, object]:
+    """An entry as the JSON object ``papillon history --json`` prints (the edition by name, the garden as its notation)."""
+    return {
+        "date": entry.date,
+        "player": entry.player,
+        "total": entry.total,
+        "categories": dict(entry.categories),
+        "source": entry.source,
+        "game": entry.game,
+        "edition": entry.edition_name,
+        "notation": entry.notation,
+    }
+
+
+def stats_json(stats: PlayerStats) -> dict[str, object]:
+    """A player's statistics as JSON (``best`` and ``average`` are null for a player with no games)."""
+    return {
+        "games": stats.games,
+        "wins": stats.wins,
+        "best": stats.best_total,
+        "average": stats.average_total,
+        "average_by_category": dict(stats.average),
+        "best_by_category": dict(stats.best),
+    }
+
+
+def json_lines(entries: Iterable[Entry], stats: Iterable[PlayerStats]) -> str:
+    """JSON lines: one object per entry, then ``{"stats": {player: ...}}`` for each player's statistics, in the order given.
+
+    >>> print(json_lines([], [PlayerStats("Ann", 0, 0, None, None)]), end="")
+    {"stats": {"Ann": {"games": 0, "wins": 0, "best": null, "average": null, "average_by_category": {}, "best_by_category": {}}}}
+    """
+    lines = [json.dumps(entry_json(entry)) for entry in entries]
+    lines.append(json.dumps({"stats": {s.player: stats_json(s) for s in stats}}))
+    return "\n".join(lines) + "\n"
+
+
 # --------------------------------------------------------------------------- CSV
 
 
@@ -560,10 +610,13 @@ __all__ = [
     "PlayerStats",
     "Result",
     "entries_csv",
+    "entry_json",
+    "json_lines",
     "migrate",
     "open_history",
     "player_stats",
     "read_csv",
     "record_played",
     "scored_entry",
+    "stats_json",
 ]

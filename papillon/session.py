@@ -26,7 +26,6 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import secrets
@@ -40,7 +39,7 @@ from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
-from papillon.files import MAX_LOG_BYTES, read_text, write_atomic
+from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
 from papillon.notation import player_name
@@ -55,10 +54,23 @@ MAX_SEED = 10**12 - 1
 
 
 def check_seed(seed: int) -> int:
-    """The seed, if a game can take it; SessionError (about ``seed``) if not."""
+    """The seed, if a game (or a table, :class:`papillon.table.Table`) can take it; SessionError (about ``seed``) if not.
+
+    >>> check_seed(10**50)
+    Traceback (most recent call last):
+    ...
+    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not a number of more than 40 digits
+    """
     if not 0 <= seed <= MAX_SEED:
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {seed}", parameter="seed")
+        # str() of an int past 4,300 digits is itself an error, and a long one would flood the one line.
+        shown = str(seed) if abs(seed) < 10**QUOTE_MAX else f"a number of more than {QUOTE_MAX} digits"
+        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {shown}", parameter="seed")
     return seed
+
+
+def random_seed() -> int:
+    """A seed for a game or a table that was given none (nine digits: easy to read out and type again)."""
+    return secrets.randbelow(10**9)
 
 
 def parse_seed(text: str) -> int | None:
@@ -114,6 +126,17 @@ def check_names(names: Sequence[str]) -> tuple[str, ...]:
     return checked
 
 
+def check_player_count(count: int, edition: Edition) -> int:
+    """The number of players (people and bots), if the edition allows it; SessionError if not.
+
+    The edition says how many players a game has (``play.max_players``), so an edition file can change it.
+    """
+    most = edition.play.max_players  # the edition says how many pencils the box holds
+    if not 1 <= count <= most:
+        raise SessionError(f"a game has 1 to {most} players, got {count}")
+    return count
+
+
 def read_log(path: str | Path, edition: Edition) -> GameLog:
     """The game log in ``path`` (bounded in size, a byte order mark dropped); SessionError naming the file if unusable."""
     try:
@@ -126,12 +149,30 @@ def read_log(path: str | Path, edition: Edition) -> GameLog:
         raise SessionError(f"{path}: cannot read the game log ({error.strerror or error})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{path}: cannot read the game log (not UTF-8 text)") from None
+    try:
+        _check_log_names(log)
+    except ValueError as error:
+        raise SessionError(f"{path}: {error}") from None
+    return log
+
+
+def _check_log_names(log: GameLog) -> None:
+    """ValueError naming the player whose name in a log no game takes (hand-edited, or written before names were checked)."""
     for number, entry in enumerate(log.players, start=1):
         try:
             player_name(entry["name"])
-        except ValueError as error:  # hand-edited, or written before names were checked
-            raise SessionError(f"{path}: player {number}: {error}") from None
-    return log
+        except ValueError as error:
+            raise ValueError(f"player {number}: {error}") from None
+
+
+def _read_save(game_id: str, path: Path, limit: int) -> str:
+    """A saved game's file (its log or its edition), bounded; SessionError naming the file, not the user's folder."""
+    try:
+        return read_text(path, limit=limit)
+    except OSError as error:  # TooLargeError is one
+        raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: not UTF-8 text") from None
 
 
 def games_dir(folder: str | Path | None = None) -> Path:
@@ -210,7 +251,7 @@ class PlaySession:
                 raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
         if edition_text is not None and edition is None:
             edition = edition_from_toml(edition_text, "the edition file")
-        seed = secrets.randbelow(10**9) if seed is None else check_seed(seed)
+        seed = random_seed() if seed is None else check_seed(seed)
         directory = games_dir(folder)
         directory.mkdir(parents=True, exist_ok=True)
         game_id = new_game_id(seed)
@@ -237,9 +278,7 @@ class PlaySession:
         check_seed(seed)
         names = check_names([seat.name for seat in seats])
         edition = edition or standard_edition()
-        most = edition.play.max_players  # the edition says how many pencils the box holds
-        if not 1 <= len(seats) <= most:
-            raise SessionError(f"a game has 1 to {most} players, got {len(seats)}")
+        check_player_count(len(seats), edition)
         try:
             agents: list[Bot | None] = [make_bot(s.bot) if s.bot else None for s in seats]
         except ValueError as error:
@@ -271,20 +310,24 @@ class PlaySession:
 
     @classmethod
     def resume(cls, game_id: str, folder: str | Path | None = None) -> PlaySession:
-        """A saved game by id, replayed from its log (with its own edition, if it had one)."""
-        if not GAME_ID.match(game_id):
-            raise SessionError(f"no saved game {game_id!r}")
+        """A saved game by id, replayed from its log (with its own edition, if it had one).
+
+        SessionError about ``game_id`` when there is no such game; a SessionError of one line, naming the
+        file but not the folder, when the save cannot be read (over its size limit, not UTF-8, damaged).
+        """
         path = games_dir(folder) / f"{game_id}.jsonl"
+        if not GAME_ID.match(game_id) or not path.is_file():  # a pipe or a device is no save, and opening one may wait forever
+            raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
         custom = path.with_suffix(".toml")
+        edition_text = _read_save(game_id, custom, MAX_TEXT_BYTES) if custom.is_file() else None
+        text = _read_save(game_id, path, MAX_LOG_BYTES)
         try:
-            edition_text = custom.read_text(encoding="utf-8") if custom.is_file() else None
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
-            log = parse_log(path.read_text(encoding="utf-8"), edition)
+            log = parse_log(text, edition)
+            _check_log_names(log)
             state = replay(log)
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
-        except FileNotFoundError:
-            raise SessionError(f"no saved game {game_id!r}") from None
-        except (GameLogError, ValueError, OSError) as error:
+        except ValueError as error:  # GameLogError and EditionError are ValueErrors
             raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
         session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text)
         session.advance()
@@ -457,11 +500,11 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
         return []
     found = []
     for path in directory.glob("*.jsonl"):
-        if not GAME_ID.match(path.stem):
+        if not GAME_ID.match(path.stem) or not path.is_file():  # a pipe or a device: opening it may wait forever
             continue
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-            header = json.loads(lines[0])
+            lines = read_text(path, limit=MAX_LOG_BYTES).splitlines()  # TooLargeError is an OSError
+            header = loads_json(lines[0])  # bounded in nesting and digits: a hostile line is left out, not a crash
             players = tuple(str(p["name"]) for p in header["players"])
             seed = int(header["seed"])
         except (OSError, ValueError, KeyError, IndexError, TypeError):
@@ -510,6 +553,7 @@ __all__ = [
     "Standing",
     "check_name",
     "check_names",
+    "check_player_count",
     "check_seed",
     "data_dir",
     "explain_choices",
@@ -521,6 +565,7 @@ __all__ = [
     "new_game_id",
     "parse_seed",
     "personal_best",
+    "random_seed",
     "read_log",
     "record_results",
     "standings",

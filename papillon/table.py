@@ -22,6 +22,7 @@ from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
 from papillon.engine.bots import RandomBot
 from papillon.engine.log import GameLog, step
 from papillon.engine.state import GameState, new_game
+from papillon.session import check_seed, random_seed
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,9 @@ class Table:
 
     @classmethod
     def new(cls, *, seed: int | None = None, edition: Edition | None = None) -> Table:
+        """A dealer for the game of ``seed`` (a random one if None); SessionError for a seed no game takes."""
+        seed = random_seed() if seed is None else check_seed(seed)  # a table deals as a game of that seed would
         edition = edition or standard_edition()
-        seed = secrets.randbelow(10**9) if seed is None else seed
         log = GameLog(seed, edition, [{"name": "table", "bot": "random"}])
         state = new_game(("table",), edition)
         state = step(state, log, [RandomBot()])  # the deal

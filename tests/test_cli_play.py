@@ -148,6 +148,33 @@ def test_play_refuses_bad_options(runner):
     assert "2 names for 1 person (--players 1)" in runner.invoke(main, ["play", "--players", "1", "--name", "a", "--name", "b"]).output
 
 
+def test_the_editions_player_limit_decides_and_words_the_refusal(runner, tmp_path):
+    # The player count is the edition's rule (play.max_players), not the option's: 3 here, 6 in the standard edition.
+    (tmp_path / "three.toml").write_text("[play]\nmax_players = 3\n")
+    for players in ("4", "7", "100000000000000000000"):
+        result = runner.invoke(main, ["play", "--edition", "three.toml", "--players", players], prog_name="papillon")
+        assert (result.exit_code, result.stderr) == (
+            2,
+            f"papillon play: error: a game has 1 to 3 players, got {players}; see 'papillon play --help'\n",
+        )
+    two_and_bot = runner.invoke(main, ["play", "--edition", "three.toml", "--players", "3", "--bot", "random"], prog_name="papillon")
+    assert two_and_bot.stderr == "papillon play: error: a game has 1 to 3 players, got 4; see 'papillon play --help'\n"
+    huge = runner.invoke(main, ["play", "--players", "100000000000000000000"], prog_name="papillon")  # never a list that long
+    assert (huge.exit_code, huge.stderr) == (
+        2,
+        "papillon play: error: a game has 1 to 6 players, got 100000000000000000000; see 'papillon play --help'\n",
+    )
+    negative = runner.invoke(main, ["play", "--players", "-1"], prog_name="papillon")
+    assert (negative.exit_code, negative.stderr) == (
+        2,
+        "papillon play: error: Invalid value for '--players': -1 is not in the range x>=0; see 'papillon play --help'\n",
+    )
+    three = play(runner, "--seed", "5", "--edition", "three.toml", "--players", "3", input="q\n")
+    assert three.exit_code == 0 and "Papillon Gardens, seed 5." in three.output
+    header = json.loads((tmp_path / "papillon-5.jsonl").read_text().splitlines()[0])
+    assert [p["name"] for p in header["players"]] == ["Player 1", "Player 2", "Player 3"]
+
+
 @pytest.mark.skipif(importlib.util.find_spec("papillon.render") is None, reason="no renderer")
 def test_the_end_draws_a_picture_when_the_renderer_is_there(runner, tmp_path):
     result = runner.invoke(main, ["play", "--seed", "13", "--picture", "final.png"], input=ALWAYS_FIRST)

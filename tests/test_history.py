@@ -11,8 +11,21 @@ from click.testing import CliRunner
 
 from papillon.cli import main
 from papillon.edition import standard_edition
+from papillon.files import MAX_LOG_BYTES
 from papillon.garden import Garden
-from papillon.history import MIGRATIONS, VERSION, Entry, History, HistoryError, player_stats, read_csv, scored_entry
+from papillon.history import (
+    MIGRATIONS,
+    VERSION,
+    Entry,
+    History,
+    HistoryError,
+    entry_json,
+    json_lines,
+    player_stats,
+    read_csv,
+    scored_entry,
+    stats_json,
+)
 from papillon.notation import parse
 from papillon.score import CATEGORIES
 from papillon.session import PlaySession, Seat, record_results
@@ -222,3 +235,77 @@ def test_recording_an_unfinished_game_is_refused(tmp_path: Path) -> None:
     session = PlaySession.new(seed=4, seats=[Seat("Ann")], folder=tmp_path)
     with pytest.raises(HistoryError, match=r"^the game is not over$"):
         record_played(session.state, game=session.id, seed=4, people=[0], folder=tmp_path)
+
+
+# --------------------------------------------------------------------------- the JSON form (the library's, the CLI prints it)
+
+GUS = {"flowers": 5, "patches": 3, "enclosed": 0, "butterflies": 4, "critters": 6, "features": 2, "unique_features": 0}  # 20 points
+NIGHT = [
+    Entry("Zoé", 31, {}, "imported", "2026-01-02T10:00:00Z", game="g1"),
+    Entry("Gus", 12, {}, "imported", "2026-01-02T10:00:00Z", game="g1"),
+    Entry("Gus", 20, GUS, "typed", "2026-01-03T20:00:00Z", notation="papillon garden v1\n", edition_name="house", seed=7, players=1),
+]
+# Worked out by hand: in game g1 Zoé's 31 beats Gus's 12; Gus's average total is (12 + 20) / 2 = 16.0, his
+# categories are known for one entry only, so their averages are that entry's points; json.dumps's own spacing,
+# non-ASCII escaped; the entries oldest first, then the statistics in the order of the names given.
+GUS_STATS = (
+    '"Gus": {"games": 2, "wins": 0, "best": 20, "average": 16.0, "average_by_category": {"flowers": 5.0, "patches": 3.0,'
+    ' "enclosed": 0.0, "butterflies": 4.0, "critters": 6.0, "features": 2.0, "unique_features": 0.0}, "best_by_category":'
+    ' {"flowers": 5, "patches": 3, "enclosed": 0, "butterflies": 4, "critters": 6, "features": 2, "unique_features": 0}}'
+)
+NIGHT_LINES = (
+    '{"date": "2026-01-02T10:00:00Z", "player": "Zo\\u00e9", "total": 31, "categories": {}, "source": "imported", "game": "g1",'
+    ' "edition": "standard", "notation": ""}\n',
+    '{"date": "2026-01-02T10:00:00Z", "player": "Gus", "total": 12, "categories": {}, "source": "imported", "game": "g1",'
+    ' "edition": "standard", "notation": ""}\n',
+    '{"date": "2026-01-03T20:00:00Z", "player": "Gus", "total": 20, "categories": {"flowers": 5, "patches": 3, "enclosed": 0,'
+    ' "butterflies": 4, "critters": 6, "features": 2, "unique_features": 0}, "source": "typed", "game": "", "edition": "house",'
+    ' "notation": "papillon garden v1\\n"}\n',
+)
+NIGHT_JSON = "".join(NIGHT_LINES) + (
+    '{"stats": {' + GUS_STATS + ', "Zo\\u00e9": {"games": 1, "wins": 1, "best": 31, "average": 31.0, "average_by_category": {},'
+    ' "best_by_category": {}}}}\n'
+)
+
+
+def test_the_json_form_of_entries_and_statistics() -> None:
+    assert entry_json(NIGHT[0]) == {
+        "date": "2026-01-02T10:00:00Z",
+        "player": "Zoé",
+        "total": 31,
+        "categories": {},
+        "source": "imported",
+        "game": "g1",
+        "edition": "standard",
+        "notation": "",
+    }
+    nobody = player_stats(NIGHT, "Nobody")
+    assert stats_json(nobody) == {"games": 0, "wins": 0, "best": None, "average": None, "average_by_category": {}, "best_by_category": {}}
+    assert json_lines(NIGHT, [player_stats(NIGHT, "Gus"), player_stats(NIGHT, "Zoé")]) == NIGHT_JSON
+    assert json_lines([], [nobody]) == '{"stats": {"Nobody": {"games": 0, "wins": 0, "best": null, "average": null,' + (
+        ' "average_by_category": {}, "best_by_category": {}}}}\n'
+    )
+
+
+def test_the_cli_prints_the_librarys_json(tmp_path: Path) -> None:
+    # The output `papillon history --json` gave before the JSON moved into the library, byte for byte.
+    History(tmp_path / "h.sqlite3").add_many(NIGHT)
+    runner = CliRunner()
+    shown = runner.invoke(main, ["history", "--file", str(tmp_path / "h.sqlite3"), "--json"])
+    assert (shown.exit_code, shown.output) == (0, NIGHT_JSON)
+    gus = runner.invoke(main, ["history", "--file", str(tmp_path / "h.sqlite3"), "--json", "--player", "Gus"])
+    # One player's entries, but the wins counted over everyone's (Zoé won g1).
+    assert (gus.exit_code, gus.output) == (0, NIGHT_LINES[1] + NIGHT_LINES[2] + '{"stats": {' + GUS_STATS + "}}\n")
+
+
+def test_an_import_over_the_size_limit_is_one_line(tmp_path: Path) -> None:
+    big = tmp_path / "big.csv"
+    big.write_text(",".join(("date", "player")) + "\n")
+    with open(big, "r+b") as handle:
+        handle.truncate(MAX_LOG_BYTES + 1)  # sparse: no disk is used
+    result = CliRunner().invoke(main, ["history", "--file", str(tmp_path / "h.sqlite3"), "--import", str(big)])
+    assert (result.exit_code, result.stderr) == (
+        1,
+        f"papillon history: error: {big}: cannot read it (over 50 MB: is this the right file?)\n",
+    )
+    assert History(tmp_path / "h.sqlite3").count() == 0

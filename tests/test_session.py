@@ -1,14 +1,30 @@
-"""The library play session's helpers the terminal and the web share: names, choices, standings."""
+"""The library play session's helpers the terminal and the web share: names, choices, standings, saved games."""
 
 from __future__ import annotations
 
+import os
 import re
+import threading
+from pathlib import Path
 
 import pytest
 
 from papillon.errors import IllegalActionError, PapillonError, SessionError
+from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES
 from papillon.report import Standing, rank
-from papillon.session import PlaySession, Seat, check_name, check_names, explain_choices, match_choice, standings
+from papillon.session import (
+    PlaySession,
+    Seat,
+    check_name,
+    check_names,
+    check_player_count,
+    check_seed,
+    explain_choices,
+    list_games,
+    match_choice,
+    standings,
+)
+from papillon.table import Table
 
 LEGAL = ("skip", "plot C3", "plot D3", "edge B1-C1", "colour red", "colour blue")
 
@@ -72,3 +88,127 @@ def test_choices_explained_and_standings_of_a_fresh_game(tmp_path):
     first = explained[0]
     assert (first.action, first.score, first.change, first.outcome) == ("start B4", 1, 1, "→ score 1 (+1)")
     assert session.choose("B4") == [] and session.state.player == 1
+
+
+# --------------------------------------------------------------------------- saved games: bounded, never a hang
+
+
+def _grow(path: Path, size: int) -> None:
+    """Make ``path`` ``size`` bytes long: what it held stays at the start, zeros follow (a sparse file: no disk is used)."""
+    with open(path, "r+b") as handle:
+        handle.truncate(size)
+
+
+def test_a_save_over_the_size_limit_is_one_line_and_left_out_of_the_list(tmp_path: Path) -> None:
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    assert [game.id for game in list_games(tmp_path)] == [session.id]
+    _grow(session.path, MAX_LOG_BYTES + 1)  # its header line is still good: only the size says it is not a save
+    assert list_games(tmp_path) == []
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume(session.id, tmp_path)
+    assert str(caught.value) == f"the saved game {session.id} cannot be read: {session.id}.jsonl: over 50 MB: is this the right file?"
+    assert caught.value.parameter is None  # the game is there: the id was right
+
+
+def test_a_saved_games_edition_over_the_size_limit_is_one_line(tmp_path: Path) -> None:
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path, edition_text="[rules]\nbutterfly_steps = 2\n")
+    _grow(session.path.with_suffix(".toml"), MAX_TEXT_BYTES + 1)
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume(session.id, tmp_path)
+    assert str(caught.value) == f"the saved game {session.id} cannot be read: {session.id}.toml: over 1 MB: is this the right file?"
+
+
+def test_a_save_that_is_not_utf8_names_its_file(tmp_path: Path) -> None:
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    session.path.write_bytes(b"\xff\xfe{}\n")
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume(session.id, tmp_path)
+    assert str(caught.value) == f"the saved game {session.id} cannot be read: {session.id}.jsonl: not UTF-8 text"
+
+
+def test_a_save_with_a_name_no_game_takes_is_refused_as_the_terminal_refuses_it(tmp_path: Path) -> None:
+    # Hand-edited, or saved before names were checked: read_log (play --resume FILE) refuses it, and so does a resume by id.
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    session.path.write_text(session.path.read_text().replace('"name":"Ann"', '"name":"Ann #1"', 1))
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume(session.id, tmp_path)
+    reason = "a name cannot hold '#' (a .garden file reads the rest as a comment): 'Ann #1'"
+    assert str(caught.value) == f"the saved game {session.id} cannot be read: player 1: {reason}"
+
+
+def test_a_missing_save_is_about_the_game_id(tmp_path: Path) -> None:
+    with pytest.raises(SessionError) as caught:
+        PlaySession.resume("5-0123abcd", tmp_path)
+    assert (str(caught.value), caught.value.parameter) == ("no saved game '5-0123abcd'", "game_id")
+
+
+def test_a_save_nested_too_deep_is_left_out_of_the_list(tmp_path: Path) -> None:
+    # A header line of 100,000 brackets: json.loads would raise RecursionError, which no "unreadable" except catches.
+    good = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    (tmp_path / "games" / "6-0123abcd.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    (tmp_path / "games" / "7-0123abcd.jsonl").write_text('{"seed": ' + "9" * 5000 + ', "players": []}\n')
+    assert [game.id for game in list_games(tmp_path)] == [good.id]
+
+
+def test_a_pipe_among_the_saves_is_never_opened(tmp_path: Path) -> None:
+    # Opening a FIFO waits for a writer: listing or resuming must not (the web's home page lists the saves).
+    (tmp_path / "games").mkdir()
+    fifo = tmp_path / "games" / "5-0123abcd.jsonl"
+    os.mkfifo(fifo)
+    outcome: list[object] = []
+
+    def look() -> None:
+        outcome.append([game.id for game in list_games(tmp_path)])
+        try:
+            PlaySession.resume("5-0123abcd", tmp_path)
+        except SessionError as error:
+            outcome.append((str(error), error.parameter))
+
+    worker = threading.Thread(target=look, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    if worker.is_alive():  # let a reader blocked in open() go: a writer that comes and goes is an end of file
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        worker.join(timeout=20)
+        pytest.fail("a FIFO among the saved games was opened")
+    assert outcome == [[], ("no saved game '5-0123abcd'", "game_id")]
+
+
+# --------------------------------------------------------------------------- one seed rule, one player-count rule
+
+
+@pytest.mark.parametrize("seed", [-1, 10**12, 10**30])
+def test_a_table_takes_a_seed_by_the_games_rule(seed: int) -> None:
+    with pytest.raises(SessionError) as caught:
+        Table.new(seed=seed)
+    assert (str(caught.value), caught.value.parameter) == (f"the seed is a whole number from 0 to 999999999999, not {seed}", "seed")
+
+
+def test_the_seed_rule_never_prints_a_huge_number() -> None:
+    # str() of an int of 5,000 digits is itself a ValueError (Python's 4,300-digit limit): the message must not try.
+    for seed in (10**5000, -(10**5000)):
+        with pytest.raises(SessionError) as caught:
+            check_seed(seed)
+        assert str(caught.value) == "the seed is a whole number from 0 to 999999999999, not a number of more than 40 digits"
+    with pytest.raises(SessionError, match=r"^the seed is a whole number from 0 to 999999999999, not -1234567890123$"):
+        Table.new(seed=-1234567890123)
+
+
+def test_a_table_deals_from_any_seed_the_rule_allows() -> None:
+    # The same seed gives the same cards and dice: the two ends of the range work and differ.
+    first, last = Table.new(seed=0), Table.new(seed=999999999999)
+    assert (first.seed, last.seed) == (0, 999999999999)
+    assert first.reveal() == Table.new(seed=0).reveal()
+    assert first.now() != last.reveal()
+
+
+def test_the_player_count_follows_the_edition() -> None:
+    from papillon.edition import edition_from_toml
+
+    three = edition_from_toml("[play]\nmax_players = 3\n")
+    assert check_player_count(3, three) == 3
+    for count in (0, 4, 10**20):
+        with pytest.raises(SessionError, match=rf"^a game has 1 to 3 players, got {count}$"):
+            check_player_count(count, three)
+    with pytest.raises(SessionError, match=r"^a game has 1 to 3 players, got 4$"):
+        PlaySession.start(seed=1, seats=[Seat(f"P{i}") for i in range(4)], path=Path("unused.jsonl"), edition=three)

@@ -175,6 +175,23 @@ def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     assert "round 1/10" in resumed and _choices(resumed) == ["pair 1", "pair 2", "pair 3"]
 
 
+def test_a_save_over_the_size_limit_is_left_off_the_list_and_says_why(client: TestClient, tmp_path: Path) -> None:
+    from papillon.files import MAX_LOG_BYTES
+
+    game = _new(client)
+    game_id = game.rsplit("/", 1)[1]
+    with open(tmp_path / "games" / f"{game_id}.jsonl", "r+b") as save:
+        save.truncate(MAX_LOG_BYTES + 1)  # sparse: its good header stays, zeros follow
+    again = TestClient(create_app(folder=tmp_path), raise_server_exceptions=False)  # a new server: nothing in memory
+    assert game_id not in again.get("/").text
+    r = again.get(game)
+    assert r.status_code == 404 and "Traceback" not in r.text
+    assert f"the saved game {game_id} cannot be read: {game_id}.jsonl: over 50 MB: is this the right file?" in r.text
+    assert str(tmp_path) not in r.text  # the data folder is the server's business
+    missing = again.get("/games/5-0123abcd")
+    assert missing.status_code == 404 and "There is no such game." in missing.text
+
+
 def test_hot_seat_shows_the_hand_over_screen_and_plays_to_the_end(client: TestClient, tmp_path: Path) -> None:
     game = _new(client, seat2="human", name2="Bea")
     assert "Pass the screen to Ann" in client.get(game).text

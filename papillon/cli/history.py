@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
 import click
 
 from papillon.cli.common import write_output
-from papillon.history import History, HistoryError, open_history, player_stats
+from papillon.history import History, HistoryError, json_lines, open_history, player_stats
 from papillon.score import CATEGORIES, CATEGORY_TITLES
 
 
@@ -33,11 +31,7 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
     try:
         history = History(history_file) if history_file else open_history()
         if import_csv is not None:
-            try:
-                text = Path(import_csv).read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as error:
-                raise HistoryError(f"{import_csv}: cannot read it ({getattr(error, 'strerror', None) or error})") from None
-            added = history.import_csv(text, import_csv)
+            added = history.import_csv_file(import_csv)
             click.echo(f"added {added} entr{'y' if added == 1 else 'ies'} from {import_csv}", err=True)
             return
         entries = history.entries(player)
@@ -46,32 +40,11 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
         click.echo(f"papillon history: error: {error}", err=True)
         sys.exit(1)
     names = [player] if player is not None else sorted({e.player for e in entries}, key=str.casefold)
+    stats = [player_stats(everyone, name) for name in names]  # wins count over everyone's games
     if as_csv:
         text = history.export_csv(player)
     elif as_json:
-        lines = [
-            json.dumps(
-                {
-                    "date": e.date,
-                    "player": e.player,
-                    "total": e.total,
-                    "categories": dict(e.categories),
-                    "source": e.source,
-                    "game": e.game,
-                    "edition": e.edition_name,
-                    "notation": e.notation,
-                }
-            )
-            for e in entries
-        ]
-        stats = {}
-        for name in names:
-            s = player_stats(everyone, name)
-            stats[name] = {"games": s.games, "wins": s.wins, "best": s.best_total, "average": s.average_total} | {
-                "average_by_category": dict(s.average),
-                "best_by_category": dict(s.best),
-            }
-        text = "\n".join([*lines, json.dumps({"stats": stats})]) + "\n"
+        text = json_lines(entries, stats)
     else:
         out = []
         if not entries:
@@ -84,8 +57,8 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
             out.append(f"{e.date[:16].replace('T', ' '):<16}  {e.player:<16} {e.total:>4}  {e.source:<8} {cats}".rstrip())
         if entries:
             out.append("")
-            for name in names:
-                out.extend(player_stats(everyone, name).lines())
+            for one in stats:
+                out.extend(one.lines())
         text = "\n".join(out) + "\n"
     if output:
         write_output(output, text, force=True)

@@ -10,7 +10,6 @@ draws the sheets as text, reads lines and turns errors into one line each.
 from __future__ import annotations
 
 import re
-import secrets
 import shlex
 import tempfile
 import textwrap
@@ -34,7 +33,20 @@ from papillon.grid import SIZE, plot_at
 from papillon.history import History, record_played
 from papillon.notation import CELL_WIDTH, ROW_LABEL_END, cell_column, format_grid
 from papillon.report import Scored, breakdown
-from papillon.session import Move, PlaySession, Seat, check_name, check_names, explain_choices, name_seats, read_log, standings
+from papillon.session import (
+    Move,
+    PlaySession,
+    Seat,
+    check_name,
+    check_names,
+    check_player_count,
+    check_seed,
+    explain_choices,
+    name_seats,
+    random_seed,
+    read_log,
+    standings,
+)
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -259,7 +271,14 @@ def log_problem(error: SessionError) -> click.ClickException:
 
 @click.command(name="play")
 @click.option("--seed", type=int, help="Seed of the deal and the dice (random if not given; printed).")
-@click.option("--players", "humans", type=click.IntRange(0, 6), default=1, show_default=True, help="People playing hot-seat.")
+@click.option(
+    "--players",
+    "humans",
+    type=click.IntRange(min=0),
+    default=1,
+    show_default=True,
+    help="People playing hot-seat (with the bots, as many players as the edition allows: 6 in the standard one).",
+)
 @click.option("--name", "names", multiple=True, metavar="NAME", help="A person's name (repeat for each player).")
 @click.option(
     "--bot",
@@ -300,7 +319,7 @@ def command(
     color: bool | None,
     edition: Edition,
 ) -> None:
-    """Play Papillon Gardens in the terminal: solo, hot-seat (1-6) and against bots."""
+    """Play Papillon Gardens in the terminal: solo, hot-seat and against bots (1 to 6 players in the standard edition)."""
     if resume:
         # The saved game has its own players and seed: an option that would change them is a mistake.
         given = [
@@ -331,11 +350,15 @@ def command(
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
         if len(names) > humans:
             raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
+        try:  # before a seat is made for each, or a save file named after the seed: the library's rules and words
+            check_player_count(humans + len(bots), edition)
+            seed = random_seed() if seed is None else check_seed(seed)
+        except SessionError as error:
+            raise usage_error(error) from None
         try:
             names = tuple(check_name(name) for name in names)
         except SessionError as error:
             raise click.BadParameter(str(error), param_hint="'--name'") from None
-        seed = secrets.randbelow(10**9) if seed is None else seed
         seats = name_seats([Seat(name) for name in names] + [Seat("")] * (humans - len(names)) + [Seat("", bot) for bot in bots])
         people = [seat for seat in seats if seat.bot is None]
         target = Path(save or f"papillon-{seed}.jsonl")

@@ -177,8 +177,8 @@ class Papillon:
             if room is None:
                 try:
                     session = PlaySession.resume(game_id, self.folder)
-                except SessionError:
-                    raise HTTPException(404, "There is no such game.") from None
+                except SessionError as error:  # none by that id, or a save that cannot be read: the library says which
+                    raise HTTPException(404, "There is no such game." if error.parameter == "game_id" else str(error)) from None
                 if len(self.rooms) >= MAX_GAMES_IN_MEMORY:
                     self.rooms.pop(next(iter(self.rooms)))  # saved after every round: the oldest can be reloaded
                 room = self.rooms[game_id] = Room(session)
@@ -296,10 +296,9 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     async def new_table(request: Request) -> Response:
         form = await _form(request)
         try:
-            seed = parse_seed(_text(form, "seed"))  # a table deals as a game of that seed would
+            table = Table.new(seed=parse_seed(_text(form, "seed")))  # the library's seed rule, as for a game
         except SessionError as error:
             raise HTTPException(400, str(error)) from None
-        table = Table.new(seed=seed)
         with papillon.lock:
             if len(papillon.tables) >= MAX_TABLES:
                 old = papillon.tables.pop(next(iter(papillon.tables)))
