@@ -19,6 +19,7 @@ import re
 import stat
 import time
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,11 +51,35 @@ TEMP_SUFFIX = ".papillon-tmp"
 
 def read_bytes(path: str | Path, *, limit: int) -> bytes:
     """The bytes of ``path``, read once (a pipe or FIFO works); TooLargeError past ``limit`` bytes."""
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
+    with open(path, "rb", buffering=0) as handle:
+        data, _ = read_bounded(handle.read, lambda head: limit)
     if len(data) > limit:
         raise TooLargeError(path, limit)
     return data
+
+
+def read_bounded(read: Callable[[int], bytes], limit_for: Callable[[bytes], int]) -> tuple[bytes, int]:
+    """The bytes ``read`` gives (up to N a call, none at the end), up to one past the limit ``limit_for``
+    names for their first bytes (a photo may be larger than a garden); and that limit.
+
+    A pipe may give fewer bytes a call than asked, so the reading goes on to the end, in chunks: one
+    read of the whole limit would set aside all of it (a megabyte for every garden read).
+    """
+    data = read(READ_CHUNK)
+    while 0 < len(data) < HEAD_BYTES and (more := read(READ_CHUNK)):
+        data += more  # a trickling pipe: enough first bytes to tell what the input is
+    limit = limit_for(data[:HEAD_BYTES])
+    chunks, size = [data], len(data)
+    while 0 < size <= limit and (chunk := read(min(READ_CHUNK, limit + 1 - size))):
+        chunks.append(chunk)
+        size += len(chunk)
+    return (data if len(chunks) == 1 else b"".join(chunks)), limit
+
+
+READ_CHUNK = 1 << 16
+"""Bytes of a read: more than a garden needs, little to set aside."""
+HEAD_BYTES = 16
+"""First bytes that tell what an input is (a photo's format)."""
 
 
 def read_text(path: str | Path, *, limit: int = MAX_TEXT_BYTES) -> str:

@@ -22,10 +22,12 @@ import pytest
 from click.testing import CliRunner
 
 from papillon.cli import main
-from papillon.cli.common import MAX_GARDEN_BYTES, MAX_PHOTO_BYTES, _read_limited
+from papillon.cli.common import MAX_GARDEN_BYTES, MAX_PHOTO_BYTES
 from papillon.engine import parse_log, play_game
 from papillon.engine.bots import make_bot
+from papillon.files import read_bounded
 from papillon.history import History
+from papillon.scan import is_image
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "sheets" / "examples" / "notation-example.garden"
@@ -268,12 +270,17 @@ def trickle(data: bytes, most: int = 3) -> Callable[[int], bytes]:
     return lambda size: stream.read(min(size, most))
 
 
+def photo_or_garden(head: bytes) -> int:
+    """The limit `score` sets by an input's first bytes."""
+    return MAX_PHOTO_BYTES if is_image(head) else MAX_GARDEN_BYTES
+
+
 def test_5_the_first_bytes_of_a_trickling_pipe_still_tell_a_photo():
     photo = b"\x89PNG\r\n\x1a\n" + bytes(MAX_GARDEN_BYTES + 10)  # more than a garden may be
-    data, limit = _read_limited(trickle(photo), photos=True)
+    data, limit = read_bounded(trickle(photo), photo_or_garden)
     assert (data, limit) == (photo, MAX_PHOTO_BYTES)
     garden = b"papillon garden v1\n" + b" " * MAX_GARDEN_BYTES
-    data, limit = _read_limited(trickle(garden, most=1 << 16), photos=True)
+    data, limit = read_bounded(trickle(garden, most=1 << 16), photo_or_garden)
     assert (len(data), limit) == (MAX_GARDEN_BYTES + 1, MAX_GARDEN_BYTES)  # read one byte past the limit, no more
 
 

@@ -16,7 +16,7 @@ import click
 from papillon.cli import usage_error
 from papillon.edition import Edition, load_edition
 from papillon.errors import EditionError, FieldsError, NotationError, TooLargeError, quote
-from papillon.files import write_atomic
+from papillon.files import HEAD_BYTES, read_bounded, write_atomic
 from papillon.garden import Garden
 from papillon.notation import load_text, metadata_comments
 from papillon.scan import is_image, review_marks
@@ -110,7 +110,7 @@ class Input:
 
     @property
     def is_image(self) -> bool:
-        return is_image(self.data[:IMAGE_HEAD])
+        return is_image(self.data[:HEAD_BYTES])
 
 
 def read_input(source: str, *, photos: bool = False) -> Input:
@@ -120,42 +120,23 @@ def read_input(source: str, *, photos: bool = False) -> Input:
     Raises OSError (TooLargeError past the limit).
     """
     name = source_name(source)
+
+    def limit_for(head: bytes) -> int:
+        return MAX_PHOTO_BYTES if photos and is_image(head) else MAX_GARDEN_BYTES
+
     if source == "-":
-        data, limit = _read_limited(sys.stdin.buffer.read, photos)
+        data, limit = read_bounded(sys.stdin.buffer.read, limit_for)
     else:
         # The file descriptor itself, not a Python file object: scoring thousands of small files, the
         # object's buffers cost more than the reading.
         fd = os.open(source, os.O_RDONLY)
         try:
-            data, limit = _read_limited(lambda size: os.read(fd, size), photos)
+            data, limit = read_bounded(lambda size: os.read(fd, size), limit_for)
         finally:
             os.close(fd)
     if len(data) > limit:
         raise TooLargeError(name, limit)
     return Input(name, data)
-
-
-def _read_limited(read: Callable[[int], bytes], photos: bool) -> tuple[bytes, int]:
-    """The bytes ``read`` gives (up to N a call, none at the end) up to the limit their first bytes call for; the limit.
-
-    A pipe may give fewer bytes a call than asked, so the reading goes on until the end, in chunks:
-    one read of the whole limit would allocate it (a megabyte for every garden).
-    """
-    data = read(FIRST_READ)
-    while 0 < len(data) < IMAGE_HEAD and (more := read(FIRST_READ)):
-        data += more  # a trickling pipe: enough bytes to tell a photo first
-    limit = MAX_PHOTO_BYTES if photos and is_image(data[:IMAGE_HEAD]) else MAX_GARDEN_BYTES
-    chunks, size = [data], len(data)
-    while 0 < size <= limit and (chunk := read(min(FIRST_READ, limit + 1 - size))):
-        chunks.append(chunk)
-        size += len(chunk)
-    return (data if len(chunks) == 1 else b"".join(chunks)), limit
-
-
-FIRST_READ = 1 << 16
-"""Bytes of a read: more than a garden needs, little to allocate."""
-IMAGE_HEAD = 16
-"""Bytes that tell a photo's format."""
 
 
 def read_source(source: str) -> str:
