@@ -584,20 +584,14 @@ def _fast_meta(lines: str) -> tuple[tuple[str, str], ...] | None:
     return tuple(meta.items())
 
 
+@cache  # editions compare by identity
 def _cells_of(edition: Edition) -> tuple[dict[str, Cell], frozenset[str]]:
     """Every code the edition knows, with and without its '*' and padded to 3 columns or not: its cell;
     and which of those codes have the '*' (a filled butterfly)."""
-    known = _KNOWN.get(id(edition))
-    if known is None or known[0] is not edition:
-        cells = {code: Cell.parse(code) for code in edition.plot_codes}
-        written = {f"{code}{star}": cell for code, cell in cells.items() for star in ("", "*")}
-        padded = written | {code.ljust(CELL_WIDTH): cell for code, cell in written.items()}
-        known = (edition, padded, frozenset(code for code in padded if "*" in code))
-        _KNOWN[id(edition)] = known
-    return known[1], known[2]
-
-
-_KNOWN: dict[int, tuple[Edition, dict[str, Cell], frozenset[str]]] = {}
+    cells = {code: Cell.parse(code) for code in edition.plot_codes}
+    written = {f"{code}{star}": cell for code, cell in cells.items() for star in ("", "*")}
+    padded = written | {code.ljust(CELL_WIDTH): cell for code, cell in written.items()}
+    return padded, frozenset(code for code in padded if "*" in code)
 
 
 # --------------------------------------------------------------------------- JSON

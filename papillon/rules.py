@@ -231,16 +231,9 @@ class FeatureFound(NamedTuple):
 
 
 def count_for_feature(
-    code: str, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
-) -> tuple[tuple[str, int], ...]:
-    """What the feature ``code`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
-    rule = tables.feature_rules[code]
-    return () if rule is None else _counted(rule, plot, cells, butterflies, found, tables)
-
-
-def _counted(
     rule: FeatureRule, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
 ) -> tuple[tuple[str, int], ...]:
+    """What a feature scoring by ``rule`` on ``plot`` counts (its ``score.count``), one (kind, plot mask) per thing."""
     count, want, flower_ok = rule.counts, rule.want, rule.flower_ok
     if count == "distinct_adjacent":
         kinds: dict[str, int] = {}
@@ -299,7 +292,7 @@ def find_features(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFo
         if rule is None:
             items.append(FeatureFound(plot, code, 0, (), 0))
             continue
-        counted = _counted(rule, plot, cells, butterflies, found, tables)
+        counted = count_for_feature(rule, plot, cells, butterflies, found, tables)
         uncapped = rule.points * len(counted)
         items.append(FeatureFound(plot, code, uncapped if rule.max is None else min(uncapped, rule.max), counted, uncapped))
     if tables.edition.scoring.feature_copies == "best":
