@@ -40,7 +40,8 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
         click.echo(f"papillon history: error: {error}", err=True)
         sys.exit(1)
     names = [player] if player is not None else sorted({e.player for e in entries}, key=str.casefold)
-    stats = [player_stats(everyone, name) for name in names]  # wins count over everyone's games
+    # Wins count over everyone's games; the CSV export has no statistics.
+    stats = [] if as_csv else [player_stats(everyone, name) for name in names]
     if as_csv:
         text = history.export_csv(player)
     elif as_json:
