@@ -31,7 +31,11 @@ import csv
 import hashlib
 import io
 import json
+import os
+import re
 import sqlite3
+import threading
+import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -40,10 +44,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from papillon.edition import Edition, standard_edition
-from papillon.errors import HistoryError
+from papillon.errors import HistoryError, NotationError, quote
 from papillon.files import MAX_LOG_BYTES, loads_json, read_text
 from papillon.garden import Garden
-from papillon.notation import format_garden
+from papillon.notation import format_garden, parse, player_name
 from papillon.score import CATEGORIES, CATEGORY_TITLES, score
 
 if TYPE_CHECKING:
@@ -106,13 +110,19 @@ class PlayerStats:
     player: str
     games: int
     wins: int
-    """Games (groups of two or more entries) where this player had the best total (ties count for each)."""
+    """Games against someone else (another entry of the game, or a bot's total) where this player had the best total.
+
+    A tie is a win for each."""
     best_total: int | None
     average_total: float | None
     average: Mapping[str, float] = field(default_factory=dict)
     """Average points per category, over the entries whose categories are known."""
     best: Mapping[str, int] = field(default_factory=dict)
     """Best points per category."""
+    losses: int = 0
+    """Games against someone else where another total was higher."""
+    average_margin: float | None = None
+    """Over the games against someone else: this player's total minus the best other total, on average."""
 
     def lines(self) -> list[str]:
         """The statistics in words, one line each."""
@@ -121,6 +131,12 @@ class PlayerStats:
         head = f"{self.player}: {self.games} game{'s' if self.games != 1 else ''}, {self.wins} win{'s' if self.wins != 1 else ''}, "
         head += f"best {self.best_total}, average {self.average_total:.1f}"
         out = [head]
+        if self.average_margin is not None:
+            contests = self.wins + self.losses
+            out.append(
+                f"  against others: {contests} game{'s' if contests != 1 else ''}, {self.wins} won, {self.losses} lost,"
+                f" average margin {self.average_margin:+.1f}"
+            )
         for category in CATEGORIES:
             if category in self.average:
                 out.append(f"  {CATEGORY_TITLES[category]:<17} average {self.average[category]:5.1f}   best {self.best[category]:>3}")
@@ -188,9 +204,24 @@ def _v2(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX entries_game ON entries (game)")
 
 
-MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2)
+def _v3(db: sqlite3.Connection) -> None:
+    """The bots' totals (a solo player's game has opponents), and a count of changes the statistics cache is keyed by."""
+    db.execute(
+        "CREATE TABLE opponents (game TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, total INTEGER NOT NULL,"
+        " PRIMARY KEY (game, seat))"
+    )
+    db.execute("CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL)")
+    db.execute("INSERT INTO changes (id, count) VALUES (1, 0)")
+    for table in ("entries", "scores", "opponents"):  # any change, by papillon or by hand, makes cached statistics stale
+        for event in ("INSERT", "UPDATE", "DELETE"):
+            db.execute(f"CREATE TRIGGER {table}_{event.lower()} AFTER {event} ON {table} BEGIN UPDATE changes SET count = count + 1; END")
+
+
+MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
 """Migration ``i`` takes the schema from version ``i`` to ``i + 1``; never edit one that was released, add the next."""
 VERSION = len(MIGRATIONS)
+TABLES = {"entries": 1, "editions": 2, "scores": 2, "imports": 2, "opponents": 3, "changes": 3}
+"""Each table of papillon's schema, and the version that made it: a history without one of its version's tables is damaged."""
 
 
 def migrate(db: sqlite3.Connection, upto: int = VERSION) -> int:
@@ -206,9 +237,19 @@ def migrate(db: sqlite3.Connection, upto: int = VERSION) -> int:
             db.execute(f"PRAGMA user_version = {int(upto)}")
         db.execute("COMMIT")
     except BaseException:
-        db.execute("ROLLBACK")
+        _rollback(db)
         raise
     return before
+
+
+def _rollback(db: sqlite3.Connection) -> None:
+    """Undo the open transaction, if SQLite has not already (a full disk or a damaged file ends it itself).
+
+    A ROLLBACK with none open would raise "cannot rollback - no transaction is active" in place of the cause.
+    """
+    if db.in_transaction:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
 
 
 def data_folder() -> Path:
@@ -232,7 +273,7 @@ def open_history(folder: str | Path | None = None) -> History:
     """
     base = Path(folder) if folder is not None else data_folder()
     history = History(base / FILE_NAME)
-    with contextlib.suppress(HistoryError):  # not ours to judge here: the old file stays as it is
+    with contextlib.suppress(HistoryError):  # not ours to judge here (and read-only storage cannot take it): the old file stays
         history.import_bests(base / OLD_BESTS)
     return history
 
@@ -247,45 +288,134 @@ def record_played(state: GameState, *, game: str, seed: int, people: Sequence[in
     return open_history(folder).record_game(state, game=game, seed=seed, people=people)
 
 
+@dataclass(frozen=True)
+class Imported:
+    """What a CSV import did: the entries added, and those left out because the history held them already."""
+
+    added: int
+    present: int
+
+    def words(self, source_name: str) -> str:
+        """One line for the person who imported (``added 3 entries from all.csv (9 already in the history)``)."""
+        if not self.added and self.present:
+            return f"{_count(self.present, 'entry', 'entries')} already in the history; nothing imported"
+        line = f"added {_count(self.added, 'entry', 'entries')} from {source_name}"
+        return line + (f" ({self.present} already in the history)" if self.present else "")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
 # --------------------------------------------------------------------------- the store
 
 
 class History:
-    """The history file; each method is one connection and (for writes) one transaction."""
+    """The history file; each method is one connection and (for writes) one transaction.
+
+    Reading opens the file read-only: it needs no write access and never waits for a writer (WAL).
+    A file that is damaged, or is not papillon's, is one HistoryError and is left as it is.
+    """
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_path()
+        if self.path.exists():
+            with self._read():  # says now, in one line, if the file is not a history; migrates an older schema
+                pass
+
+    # -- connections -------------------------------------------------------------
+
+    def _problem(self, error: sqlite3.Error) -> HistoryError:
+        """A SQLite error as one line that says what it means for the user; the file is never changed or removed."""
+        name = getattr(error, "sqlite_errorname", "")
+        if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+            return HistoryError(f"the history {self.path} is busy: another papillon is writing it; try again")
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_AUTH")):
+            return HistoryError(f"the history {self.path} cannot be opened or written: {error}")
+        if name.startswith("SQLITE_NOTADB"):
+            return HistoryError(f"the history {self.path} cannot be opened: {error}")
+        return HistoryError(f"the history {self.path} is damaged ({error}); it is left as it is: move it away to start a new one")
+
+    def _schema(self, db: sqlite3.Connection) -> int:
+        """The schema version of an open file; HistoryError if it is newer, not papillon's, or missing a table."""
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version > VERSION:
+            raise HistoryError(f"the history was written by a newer papillon (schema {version}, this one knows {VERSION})")
+        names = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        tables = {name.decode("utf-8", "replace") if isinstance(name, bytes) else str(name) for name in names}
+        if version == 0 and tables:
+            raise HistoryError(f"{self.path} is not a papillon history (an SQLite database of something else): it is left as it is")
+        missing = [table for table, since in TABLES.items() if since <= version and table not in tables]
+        if missing:
+            raise HistoryError(
+                f"the history {self.path} is damaged (no {missing[0]} table); it is left as it is: move it away to start a new one"
+            )
+        return version
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        uri = "file:" + urllib.parse.quote(str(self.path.absolute()))
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self._connect() as db:
-                migrate(db)
-        except sqlite3.DatabaseError as error:
-            raise HistoryError(f"the history {self.path} cannot be opened: {error}") from None
-        except OSError as error:
-            raise HistoryError(f"the history {self.path} cannot be opened: {error.strerror or error}") from None
+            db = sqlite3.connect(uri + "?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+            db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError:
+            # Read-only storage: SQLite cannot make the WAL index beside the file, and nobody can change it there.
+            db = sqlite3.connect(uri + "?immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        db.text_factory = bytes  # every text checked as UTF-8 by the reader: one damaged value loses one entry, not the history
+        return db
 
     @contextmanager
-    def _connect(self) -> Iterator[sqlite3.Connection]:
-        db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+    def _read(self) -> Iterator[sqlite3.Connection | None]:
+        """A read-only connection in one read transaction (a consistent snapshot); None when there is no file yet."""
+        if not self.path.exists():
+            yield None
+            return
+        db: sqlite3.Connection | None = None
         try:
-            db.execute("PRAGMA journal_mode = WAL")
-            db.execute("PRAGMA synchronous = FULL")
-            db.execute("PRAGMA foreign_keys = ON")
+            db = self._open_read_only()
+            if self._schema(db) < VERSION:  # an older papillon's file: migrated once (a write), then read
+                db.close()
+                with self._write():
+                    pass
+                db = self._open_read_only()
+                self._schema(db)
+            db.execute("BEGIN")
             yield db
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
         finally:
-            db.close()
+            if db is not None:
+                _rollback(db)
+                db.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: all of it is stored, or none of it."""
-        with self._connect() as db:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise HistoryError(f"the history {self.path} cannot be written: {error.strerror or error}") from None
+        try:
+            db = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
+        try:
+            version = self._schema(db)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("PRAGMA synchronous = FULL")
+            db.execute("PRAGMA foreign_keys = ON")
+            if version < VERSION:
+                migrate(db)
             db.execute("BEGIN IMMEDIATE")
             try:
                 yield db
                 db.execute("COMMIT")
             except BaseException:
-                db.execute("ROLLBACK")
+                _rollback(db)
                 raise
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
+        finally:
+            db.close()
 
     # -- writing -------------------------------------------------------------------
 
@@ -305,24 +435,36 @@ class History:
     def record_game(self, state: GameState, *, game: str, seed: int, people: Sequence[int], edition: Edition | None = None) -> list[Result]:
         """A finished game played in papillon: each person's result (once per game id) against their best before it.
 
-        ``people`` are the seats of people (bots are not recorded).  Recording the same
-        game again adds nothing and gives the same comparison.
+        ``people`` are the seats of people; the other seats (bots) are stored as the game's opponents, so a
+        person playing alone against bots wins or loses.  Recording the same game again adds nothing and
+        gives the same comparison; so does a game whose people's entries are there under another id (a
+        terminal save resumed by an older papillon).
         """
         edition = edition or state.edition
         date = now()
         with self._write() as db:
             done = db.execute("SELECT 1 FROM entries WHERE game = ? AND source = 'play' LIMIT 1", (game,)).fetchone() is not None
             results = []
+            entries = []
             for player in people:
                 name = state.game.players[player]
-                row = db.execute("SELECT max(total) FROM entries WHERE player = ? AND game != ?", (name, game)).fetchone()
+                row = db.execute(f"SELECT max({_NUMBER}) FROM entries WHERE player = ? AND game != ?", (name, game)).fetchone()
                 garden = state.garden(player)
                 entry = scored_entry(
                     garden, player=name, source="play", edition=edition, date=date, game=game, seed=seed, players=len(state.boards)
                 )
-                results.append(Result(name, entry.total, row[0]))
-                if not done:
+                results.append(Result(name, entry.total, _whole(row[0]) if row[0] is not None else None))
+                entries.append(entry)
+            if not done and entries and all(_played_before(db, e) for e in entries):
+                done = True
+            if not done:
+                for entry in entries:
                     _insert(db, entry)
+                bots = [seat for seat in range(len(state.boards)) if seat not in people]
+                db.executemany(
+                    "INSERT OR REPLACE INTO opponents (game, seat, name, total) VALUES (?, ?, ?, ?)",
+                    [(game, seat, state.game.players[seat], state.score(seat)) for seat in bots],
+                )
         return results
 
     def import_bests(self, path: str | Path) -> int:
@@ -336,13 +478,16 @@ class History:
             raise HistoryError(f"{path}: cannot read it ({error.strerror or error})") from None
         except UnicodeDecodeError:
             raise HistoryError(f"{path}: not a papillon history (not UTF-8 text)") from None
+        key = "bests:" + hashlib.sha256(text.encode()).hexdigest()
+        with self._read() as db:  # done before: no write (the storage may be read-only)
+            if db is not None and db.execute("SELECT 1 FROM imports WHERE key = ?", (key,)).fetchone():
+                return 0
         try:
             data = loads_json(text)  # bounded: a hostile file (nested 10000 deep, a huge number) is one error
         except ValueError:
             raise HistoryError(f"{path}: not a papillon history (not JSON)") from None
         if not isinstance(data, dict) or data.get("format") != "papillon-history" or not isinstance(data.get("games"), list):
             raise HistoryError(f"{path}: not a papillon history")
-        key = "bests:" + hashlib.sha256(text.encode()).hexdigest()
         entries = [_old_entry(game) for game in data["games"]]
         with self._write() as db:
             if db.execute("SELECT 1 FROM imports WHERE key = ?", (key,)).fetchone():
@@ -353,68 +498,118 @@ class History:
 
     # -- reading -------------------------------------------------------------------
 
-    def entries(self, player: str | None = None) -> list[Entry]:
-        """The entries, oldest first (by date, then by the order they were stored)."""
-        where, args = ("WHERE e.player = ?", (player,)) if player is not None else ("", ())
-        with self._connect() as db:
+    def read(self, player: str | None = None, *, last: int | None = None) -> Reading:
+        """The entries, oldest first (by date, then by the order they were stored), and how many were too damaged to read.
+
+        ``last``: only the newest ``last`` of them.  An entry whose values are damaged (text that is not
+        UTF-8, a number stored as text) is left out and counted; an edition's data that is not JSON only
+        loses that entry's edition data.
+        """
+        with self._read() as db:
+            if db is None:
+                return Reading([], 0)
+            where, args = ("WHERE player = ?", (player,)) if player is not None else ("", ())
+            if last is not None:
+                where, args = where + " ORDER BY date DESC, id DESC LIMIT ?", (*args, last)
             rows = db.execute(
-                "SELECT e.id, e.player, e.total, e.date, e.edition, e.game, e.seed, e.players, e.source, e.notation, ed.data"
-                f" FROM entries e LEFT JOIN editions ed ON ed.fingerprint = e.edition_fp {where} ORDER BY e.date, e.id",
+                "SELECT id, player, total, date, edition, game, seed, players, source, notation, edition_fp"
+                f" FROM (SELECT * FROM entries {where}) ORDER BY date, id",
                 args,
             ).fetchall()
-            points: dict[int, dict[str, int]] = {}
+            wanted = {row[0] for row in rows}
+            points: dict[int, dict[str, Any]] = {}
             for entry, category, value in db.execute("SELECT entry, category, points FROM scores"):
-                points.setdefault(entry, {})[category] = value
+                if entry in wanted:
+                    points.setdefault(entry, {})[_category(category)] = value
+            editions = {fp: data for fp, data in db.execute("SELECT fingerprint, data FROM editions")}
+        parsed: dict[Any, Mapping[str, Any] | None] = {}
         out = []
-        for row_id, name, total, date, edition, game, seed, players, source, notation, data in rows:
-            categories = {c: points[row_id][c] for c in CATEGORIES if c in points.get(row_id, {})}
-            out.append(
-                Entry(
-                    name,
-                    total,
-                    categories,
-                    source,
-                    date,
-                    notation,
-                    edition,
-                    json.loads(data) if data else None,
-                    game,
-                    seed,
-                    players,
-                    row_id,
-                )
-            )
-        return out
+        for row in rows:
+            entry = _entry_from_row(row, points.get(row[0], {}), editions, parsed)
+            if entry is not None:
+                out.append(entry)
+        return Reading(out, len(rows) - len(out))
+
+    def entries(self, player: str | None = None, *, last: int | None = None) -> list[Entry]:
+        """The entries that can be read, oldest first (:meth:`read`)."""
+        return self.read(player, last=last).entries
 
     def count(self) -> int:
-        with self._connect() as db:
-            return int(db.execute("SELECT count(*) FROM entries").fetchone()[0])
+        with self._read() as db:
+            return int(db.execute("SELECT count(*) FROM entries").fetchone()[0]) if db is not None else 0
 
     def players(self) -> list[str]:
-        with self._connect() as db:
-            return [row[0] for row in db.execute("SELECT DISTINCT player FROM entries ORDER BY player COLLATE NOCASE")]
+        return sorted(self.all_stats(), key=str.casefold)
 
     def personal_best(self, player: str) -> int | None:
-        with self._connect() as db:
-            value = db.execute("SELECT max(total) FROM entries WHERE player = ?", (player,)).fetchone()[0]
-        return int(value) if value is not None else None
+        with self._read() as db:
+            if db is None:
+                return None
+            value = db.execute(f"SELECT max({_NUMBER}) FROM entries WHERE player = ?", (player,)).fetchone()[0]
+        return _whole(value)
 
     def stats(self, player: str) -> PlayerStats:
-        return player_stats(self.entries(), player)
+        """One player's statistics (cached: :meth:`all_stats`)."""
+        return self.all_stats().get(player) or PlayerStats(player, 0, 0, None, None)
+
+    def all_stats(self) -> dict[str, PlayerStats]:
+        """Every player's statistics by name, worked out in one pass and kept until the history changes.
+
+        The web history page asks for them on every visit: a history of 200,000 entries is read once,
+        not once per player per visit.  The cache is keyed by the file and its count of changes (kept by
+        triggers, so a change by any papillon, or by hand, is seen).
+        """
+        with self._read() as db:
+            if db is None:
+                return {}
+            stat = os.stat(self.path)
+            key = (str(self.path.absolute()), stat.st_dev, stat.st_ino, int(db.execute("SELECT count FROM changes").fetchone()[0]))
+            with _CACHE_LOCK:
+                cached = _STATS_CACHE.get(key[0])
+            if cached is not None and cached[0] == key:
+                return dict(cached[1])
+            rows = db.execute("SELECT id, player, total, game FROM entries").fetchall()
+            points: dict[int, dict[str, Any]] = {}
+            for entry, category, value in db.execute("SELECT entry, category, points FROM scores"):
+                points.setdefault(entry, {})[_category(category)] = value
+            opponents = db.execute("SELECT game, total FROM opponents").fetchall()
+        light = []
+        for row_id, name, total, game in rows:
+            entry = _light_entry(name, total, game, points.get(row_id, {}))
+            if entry is not None:
+                light.append(entry)
+        against = [(g.decode("utf-8", "replace"), t) for g, t in opponents if isinstance(g, bytes) and _whole(t) is not None]
+        stats = all_player_stats(light, [(g, int(t)) for g, t in against])
+        with _CACHE_LOCK:
+            _STATS_CACHE[key[0]] = (key, stats)
+        return dict(stats)
 
     # -- CSV -------------------------------------------------------------------------
 
     def export_csv(self, player: str | None = None) -> str:
         return entries_csv(self.entries(player))
 
-    def import_csv(self, text: str, source_name: str = "the CSV file") -> int:
-        """Add the rows of a CSV export (checked whole first: a bad row adds nothing); the number added."""
-        entries = read_csv(text, source_name)
-        self.add_many(entries)
-        return len(entries)
+    def import_csv(self, text: str, source_name: str = "the CSV file") -> Imported:
+        """Add the rows of a CSV export (checked whole first: a bad row adds nothing), leaving out those already here.
 
-    def import_csv_file(self, path: str | Path) -> int:
-        """Add the rows of the CSV export in ``path`` (bounded in size, as the history itself); the number added."""
+        An entry is already here when one with the same values in every column is (an export
+        imported back changes nothing).
+        """
+        entries = read_csv(text, source_name)
+        with self._write() as db:
+            seen = set(_stored_keys(db))
+            added = 0
+            for entry in entries:
+                key = _csv_key(entry)
+                if key in seen:
+                    continue
+                seen.add(key)
+                _insert(db, entry)
+                added += 1
+        return Imported(added, len(entries) - added)
+
+    def import_csv_file(self, path: str | Path) -> Imported:
+        """Add the rows of the CSV export in ``path`` (bounded in size, as the history itself): :meth:`import_csv`."""
         try:
             text = read_text(path, limit=MAX_LOG_BYTES)
         except OSError as error:  # TooLargeError is one
@@ -422,6 +617,135 @@ class History:
         except UnicodeDecodeError:
             raise HistoryError(f"{path}: cannot read it (not UTF-8 text)") from None
         return self.import_csv(text, str(path))
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Entries read from the history, and the number left out because their values were damaged."""
+
+    entries: list[Entry]
+    damaged: int
+
+    def warning(self, path: Path) -> str | None:
+        """One line about the damaged entries left out, or None."""
+        if not self.damaged:
+            return None
+        return f"{_count(self.damaged, 'damaged entry', 'damaged entries')} of {path} left out (the file is left as it is)"
+
+
+_NUMBER = "CASE WHEN typeof(total) = 'integer' THEN total END"
+"""A total that is a whole number (a damaged one stored as text would sort above every number)."""
+_STATS_CACHE: dict[str, tuple[tuple[object, ...], dict[str, PlayerStats]]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _text(value: Any) -> str:
+    """A text column as read (bytes: see ``text_factory``); ValueError when it is not UTF-8 text."""
+    if isinstance(value, bytes):
+        return value.decode("utf-8")  # UnicodeDecodeError is a ValueError
+    if isinstance(value, str):
+        return value
+    raise ValueError("not text")
+
+
+def _category(value: Any) -> str:
+    """A category's name as read (bytes); one that is not UTF-8 is no category papillon knows, and is ignored."""
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _whole(value: Any) -> int | None:
+    """A whole number column; None when it holds something else (text, a real number, a blob)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    return None
+
+
+def _entry_from_row(
+    row: Sequence[Any], points: Mapping[str, Any], editions: Mapping[Any, Any], parsed: dict[Any, Mapping[str, Any] | None]
+) -> Entry | None:
+    """An entry from its row, or None when a value is damaged."""
+    row_id, name, total, date, edition, game, seed, players, source, notation, fingerprint = row
+    try:
+        categories = {c: points[c] for c in CATEGORIES if c in points}
+        if _whole(total) is None or any(_whole(v) is None for v in categories.values()):
+            return None
+        if (seed is not None and _whole(seed) is None) or (players is not None and _whole(players) is None):
+            return None
+        if fingerprint not in parsed:  # each edition's data parsed once, shared by its entries
+            parsed[fingerprint] = _edition_data(editions.get(fingerprint))
+        return Entry(
+            _text(name),
+            total,
+            categories,
+            _text(source),
+            _text(date),
+            _text(notation),
+            _text(edition),
+            parsed[fingerprint],
+            _text(game),
+            seed,
+            players,
+            row_id,
+        )
+    except ValueError:
+        return None
+
+
+def _edition_data(data: Any) -> Mapping[str, Any] | None:
+    """An edition's stored data, or None when it is missing or damaged (the entry keeps its edition's name)."""
+    try:
+        value = loads_json(_text(data)) if data is not None else None
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _light_entry(name: Any, total: Any, game: Any, points: Mapping[str, Any]) -> Entry | None:
+    """The values statistics need, or None for a damaged row."""
+    try:
+        categories = {c: points[c] for c in CATEGORIES if c in points}
+        if _whole(total) is None or any(_whole(v) is None for v in categories.values()):
+            return None
+        return Entry(_text(name), total, categories, "", "", game=_text(game))
+    except ValueError:
+        return None
+
+
+def _csv_key(entry: Entry) -> tuple[object, ...]:
+    """What a CSV row holds of an entry: two entries alike in all of it are the same."""
+    cats = tuple(sorted(entry.categories.items()))
+    return (
+        entry.date,
+        entry.player,
+        entry.total,
+        cats,
+        entry.source,
+        entry.game,
+        entry.seed,
+        entry.players,
+        entry.edition_name,
+        entry.notation,
+    )
+
+
+def _stored_keys(db: sqlite3.Connection) -> Iterator[tuple[object, ...]]:
+    rows = db.execute("SELECT id, date, player, total, source, game, seed, players, edition, notation FROM entries").fetchall()
+    points: dict[int, dict[str, int]] = {}
+    for entry, category, value in db.execute("SELECT entry, category, points FROM scores"):
+        points.setdefault(entry, {})[category] = value
+    for row_id, *values in rows:
+        date, player, total, source, game, seed, players, edition, notation = values
+        cats = tuple(sorted((c, p) for c, p in points.get(row_id, {}).items() if c in CATEGORIES))
+        yield (date, player, total, cats, source, game, seed, players, edition, notation)
+
+
+def _played_before(db: sqlite3.Connection, entry: Entry) -> bool:
+    """Whether this person's result of this played game (same seed, same garden) is stored already, under any id."""
+    found = db.execute(
+        "SELECT 1 FROM entries WHERE source = 'play' AND player = ? AND seed IS ? AND notation = ? AND total = ? LIMIT 1",
+        (entry.player, entry.seed, entry.notation, entry.total),
+    )
+    return found.fetchone() is not None
 
 
 def _insert(db: sqlite3.Connection, entry: Entry) -> int:
@@ -478,25 +802,46 @@ def _old_entry(game: Any) -> Entry | None:
 # --------------------------------------------------------------------------- statistics
 
 
-def player_stats(entries: Sequence[Entry], player: str) -> PlayerStats:
-    """Games, wins, best and average total, and average and best per category, of one player."""
-    mine = [e for e in entries if e.player == player]
-    if not mine:
-        return PlayerStats(player, 0, 0, None, None)
-    groups: dict[str, list[Entry]] = {}
+def player_stats(entries: Sequence[Entry], player: str, opponents: Iterable[tuple[str, int]] = ()) -> PlayerStats:
+    """Games, wins, losses and margin, best and average total, and average and best per category, of one player.
+
+    ``opponents``: ``(game, total)`` of each bot in a game (:meth:`History.all_stats` reads them from the history).
+    """
+    return all_player_stats(entries, opponents).get(player) or PlayerStats(player, 0, 0, None, None)
+
+
+def all_player_stats(entries: Iterable[Entry], opponents: Iterable[tuple[str, int]] = ()) -> dict[str, PlayerStats]:
+    """Every player's :class:`PlayerStats`, in one pass over the entries (a game is won against the
+    other entries of its group and its bots' totals; a game alone is neither won nor lost)."""
+    mine: dict[str, list[Entry]] = {}
+    groups: dict[str, list[tuple[str, int]]] = {}
     for entry in entries:
+        mine.setdefault(entry.player, []).append(entry)
         if entry.game:
-            groups.setdefault(entry.game, []).append(entry)
-    wins = 0
+            groups.setdefault(entry.game, []).append((entry.player, entry.total))
+    for game, total in opponents:
+        if game in groups:  # a bot's total counts in a game a person's entry is in
+            groups[game].append(("", total))
+    margins: dict[str, list[int]] = {}
     for group in groups.values():
-        if len(group) >= 2 and any(e.player == player for e in group):
-            top = max(e.total for e in group)
-            wins += any(e.player == player and e.total == top for e in group)
-    known = [e for e in mine if e.categories]
-    average = {c: sum(e.categories.get(c, 0) for e in known) / len(known) for c in CATEGORIES} if known else {}
-    best = {c: max(e.categories.get(c, 0) for e in known) for c in CATEGORIES} if known else {}
-    totals = [e.total for e in mine]
-    return PlayerStats(player, len(mine), wins, max(totals), sum(totals) / len(totals), average, best)
+        for player in {name for name, _ in group if name}:
+            own = max(total for name, total in group if name == player)
+            others = [total for name, total in group if name != player]
+            if others:
+                margins.setdefault(player, []).append(own - max(others))
+    out = {}
+    for player, rows in mine.items():
+        known = [e for e in rows if e.categories]
+        average = {c: sum(e.categories.get(c, 0) for e in known) / len(known) for c in CATEGORIES} if known else {}
+        best = {c: max(e.categories.get(c, 0) for e in known) for c in CATEGORIES} if known else {}
+        totals = [e.total for e in rows]
+        played = margins.get(player, [])
+        wins = sum(1 for m in played if m >= 0)
+        margin = sum(played) / len(played) if played else None
+        out[player] = PlayerStats(
+            player, len(rows), wins, max(totals), sum(totals) / len(totals), average, best, len(played) - wins, margin
+        )
+    return out
 
 
 # --------------------------------------------------------------------------- JSON
@@ -521,6 +866,8 @@ def stats_json(stats: PlayerStats) -> dict[str, object]:
     return {
         "games": stats.games,
         "wins": stats.wins,
+        "losses": stats.losses,
+        "average_margin": stats.average_margin,
         "best": stats.best_total,
         "average": stats.average_total,
         "average_by_category": dict(stats.average),
@@ -531,8 +878,8 @@ def stats_json(stats: PlayerStats) -> dict[str, object]:
 def json_lines(entries: Iterable[Entry], stats: Iterable[PlayerStats]) -> str:
     """JSON lines: one object per entry, then ``{"stats": {player: ...}}`` for each player's statistics, in the order given.
 
-    >>> print(json_lines([], [PlayerStats("Ann", 0, 0, None, None)]), end="")
-    {"stats": {"Ann": {"games": 0, "wins": 0, "best": null, "average": null, "average_by_category": {}, "best_by_category": {}}}}
+    >>> json.loads(json_lines([], [PlayerStats("Ann", 0, 0, None, None)]))["stats"]["Ann"]["games"]
+    0
     """
     lines = [json.dumps(entry_json(entry)) for entry in entries]
     lines.append(json.dumps({"stats": {s.player: stats_json(s) for s in stats}}))
@@ -557,47 +904,98 @@ def _blank(value: int | None) -> str:
     return "" if value is None else str(value)
 
 
+MAX_POINTS = 10_000
+"""More points than any garden scores, in a total or a category: a bigger number is a mistake."""
+MAX_PLAYERS = 99
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
 def read_csv(text: str, source_name: str = "the CSV file") -> list[Entry]:
-    """Entries from CSV in the export's columns; HistoryError naming the line for the first bad row."""
-    rows = list(csv.reader(io.StringIO(text)))
-    if not rows or tuple(rows[0]) != CSV_COLUMNS:
+    """Entries from CSV in the export's columns; HistoryError naming the line (and the column) of the first bad row.
+
+    Lines may end in ``\\n``, ``\\r\\n`` or ``\\r``.  Each value is held to what papillon itself writes:
+    whole numbers in the digits 0-9 within their range, a name a game takes, a date as papillon writes
+    it, a garden in notation, no control characters.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""))  # newline="": the reader itself knows \r, \r\n and \n
+    try:
+        rows = [(reader.line_num, row) for row in reader]
+    except csv.Error as error:
+        raise HistoryError(f"{source_name}: line {reader.line_num + 1}: not CSV as papillon writes it ({error})") from None
+    if not rows or tuple(rows[0][1]) != CSV_COLUMNS:
         raise HistoryError(f"{source_name}: line 1: expected the columns {','.join(CSV_COLUMNS)}")
     entries = []
-    for number, row in enumerate(rows[1:], start=2):
+    for number, row in rows[1:]:
         if not row:
             continue
         if len(row) != len(CSV_COLUMNS):
             raise HistoryError(f"{source_name}: line {number}: expected {len(CSV_COLUMNS)} values, got {len(row)}")
-        values = dict(zip(CSV_COLUMNS, row, strict=True))
         try:
-            total = int(values["total"])
-            categories = {c: int(values[c]) for c in CATEGORIES if values[c] != ""}
-            seed = int(values["seed"]) if values["seed"] else None
-            players = int(values["players"]) if values["players"] else None
-        except ValueError:
-            raise HistoryError(f"{source_name}: line {number}: a score, seed or player count is not a whole number") from None
-        if not values["player"].strip():
-            raise HistoryError(f"{source_name}: line {number}: no player")
-        if values["source"] not in SOURCES:
-            raise HistoryError(f"{source_name}: line {number}: unknown source {values['source']!r}")
-        if categories and sum(categories.values()) != total:
-            raise HistoryError(f"{source_name}: line {number}: the categories add up to {sum(categories.values())}, not the total {total}")
-        entries.append(
-            Entry(
-                values["player"].strip(),
-                total,
-                categories,
-                values["source"],
-                values["date"],
-                values["notation"],
-                values["edition"] or "standard",
-                None,
-                values["game"],
-                seed,
-                players,
-            )
-        )
+            entries.append(_csv_entry(dict(zip(CSV_COLUMNS, row, strict=True))))
+        except ValueError as error:
+            raise HistoryError(f"{source_name}: line {number}, {error}") from None
     return entries
+
+
+def _csv_entry(values: dict[str, str]) -> Entry:
+    """One CSV row as an entry; ValueError starting "column NAME: " for the first value that cannot be one."""
+    from papillon.engine.log import MAX_SEED  # the seed rule of play --seed and of game logs
+
+    for column, value in values.items():  # no longer than 128 kB: the csv module refuses a longer value
+        bad = next((ch for ch in value if not ch.isprintable() and not (column == "notation" and ch == "\n")), None)
+        if bad is not None:
+            raise ValueError(f"column {column}: holds the control or invisible character U+{ord(bad):04X}")
+    try:
+        name = player_name(values["player"])
+    except ValueError as error:
+        raise ValueError(f"column player: {error}") from None
+    total = _csv_number(values, "total", 0, MAX_POINTS)
+    categories = {c: _csv_number(values, c, 0, MAX_POINTS) for c in CATEGORIES if values[c] != ""}
+    seed = _csv_number(values, "seed", 0, MAX_SEED) if values["seed"] else None
+    players = _csv_number(values, "players", 1, MAX_PLAYERS) if values["players"] else None
+    if values["source"] not in SOURCES:
+        raise ValueError(f"column source: unknown source {quote(values['source'])}: expected one of {', '.join(SOURCES)}")
+    if categories and sum(categories.values()) != total:
+        raise ValueError(f"column total: the categories add up to {sum(categories.values())}, not the total {total}")
+    date = values["date"]
+    if date and not _is_date(date):  # empty: an old best file's entry that had no date
+        raise ValueError(f"column date: expected a UTC date as papillon writes it (2026-11-30T20:15:00Z), got {quote(date)}")
+    if values["notation"]:
+        try:
+            parse(values["notation"])
+        except NotationError as error:
+            raise ValueError(f"column notation: not a garden ({error})") from None
+    return Entry(
+        name,
+        total,
+        categories,
+        values["source"],
+        date,
+        values["notation"],
+        values["edition"] or "standard",
+        None,
+        values["game"],
+        seed,
+        players,
+    )
+
+
+def _csv_number(values: Mapping[str, str], column: str, low: int, high: int) -> int:
+    text = values[column]
+    # int() also takes "٢٢", "1_0", " 7" and "+7": the export writes none of them.
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(high)) or not low <= int(text) <= high:
+        raise ValueError(f"column {column}: expected a whole number from {low} to {high}, got {quote(text)}")
+    return int(text)
+
+
+def _is_date(text: str) -> bool:
+    if not _DATE.fullmatch(text):
+        return False
+    try:
+        datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ")
+    except ValueError:
+        return False
+    return True
 
 
 __all__ = [
@@ -607,8 +1005,11 @@ __all__ = [
     "Entry",
     "History",
     "HistoryError",
+    "Imported",
     "PlayerStats",
+    "Reading",
     "Result",
+    "all_player_stats",
     "entries_csv",
     "entry_json",
     "json_lines",

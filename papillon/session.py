@@ -26,6 +26,7 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import secrets
@@ -36,7 +37,7 @@ from pathlib import Path
 
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
-from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
+from papillon.engine.log import MAX_SEED, GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
@@ -47,10 +48,6 @@ from papillon.report import Standing, rank
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
-
-
-MAX_SEED = 10**12 - 1
-"""The largest seed a game takes (twelve digits: a game id holds it)."""
 
 
 def check_seed(seed: int) -> int:
@@ -106,6 +103,15 @@ def new_game_id(seed: int) -> str:
     return f"{seed}-{secrets.token_hex(4)}"
 
 
+def finished_game_id(log: GameLog) -> str:
+    """The id of a finished game saved outside the games folder: its seed and 8 hex digits of its log.
+
+    The same game read again has the same id, so the history records it once however often it is resumed.
+    """
+    played = "\n".join(list(log.lines())[: 1 + len(log.events)])  # the header and the events, not the end
+    return f"{log.seed}-{hashlib.blake2b(played.encode(), digest_size=4).hexdigest()}"
+
+
 def check_name(text: str) -> str:
     """A person's name, trimmed; SessionError (one line) if it cannot be one.
 
@@ -149,20 +155,7 @@ def read_log(path: str | Path, edition: Edition) -> GameLog:
         raise SessionError(f"{path}: cannot read the game log ({error.strerror or error})") from None
     except UnicodeDecodeError:
         raise SessionError(f"{path}: cannot read the game log (not UTF-8 text)") from None
-    try:
-        _check_log_names(log)
-    except ValueError as error:
-        raise SessionError(f"{path}: {error}") from None
-    return log
-
-
-def _check_log_names(log: GameLog) -> None:
-    """ValueError naming the player whose name in a log no game takes (hand-edited, or written before names were checked)."""
-    for number, entry in enumerate(log.players, start=1):
-        try:
-            player_name(entry["name"])
-        except ValueError as error:
-            raise ValueError(f"player {number}: {error}") from None
+    return log  # parse_log checked the players' names as a game takes them
 
 
 def _read_save(game_id: str, path: Path, limit: int) -> str:
@@ -306,6 +299,7 @@ class PlaySession:
         game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(log.seed)
         session = cls(game_id, state, log, agents, path, (state, len(log.events)))
         session.advance()
+        session._name_finished()
         return session
 
     @classmethod
@@ -324,7 +318,6 @@ class PlaySession:
         try:
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
             log = parse_log(text, edition)
-            _check_log_names(log)
             state = replay(log)
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError and EditionError are ValueErrors
@@ -378,7 +371,13 @@ class PlaySession:
         if after.round != before.round or after.is_over():
             if after.is_over():
                 self.log.finish(after)
+                self._name_finished()
             self.save()
+
+    def _name_finished(self) -> None:
+        """A finished game outside the games folder takes the id its log gives (:func:`finished_game_id`)."""
+        if self.state.is_over() and not GAME_ID.match(self.path.stem):
+            self.id = finished_game_id(self.log)
 
     def can_undo(self) -> bool:
         return self.checkpoint[1] < len(self.log.events)
@@ -503,11 +502,15 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
         if not GAME_ID.match(path.stem) or not path.is_file():  # a pipe or a device: opening it may wait forever
             continue
         try:
-            lines = read_text(path, limit=MAX_LOG_BYTES).splitlines()  # TooLargeError is an OSError
+            # Lines end at "\n" only, as parse_log reads them (a name may hold U+2028).
+            lines = [line for line in read_text(path, limit=MAX_LOG_BYTES).split("\n") if line.strip()]  # TooLargeError is an OSError
             header = loads_json(lines[0])  # bounded in nesting and digits: a hostile line is left out, not a crash
-            players = tuple(str(p["name"]) for p in header["players"])
-            seed = int(header["seed"])
-        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            players = tuple(check_name(p["name"]) for p in header["players"])
+            seed = header["seed"]
+            if not isinstance(seed, int) or isinstance(seed, bool):  # 1e999 is a float (infinity): a damaged save
+                continue
+            check_seed(seed)
+        except (OSError, ValueError, KeyError, IndexError, TypeError):  # SessionError is a ValueError
             continue
         rolls = sum(1 for line in lines if line.startswith('{"chance":"roll'))
         over = bool(lines) and lines[-1].startswith('{"end":')

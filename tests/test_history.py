@@ -79,7 +79,7 @@ def test_a_version_1_database_is_migrated_keeping_its_rows(tmp_path: Path) -> No
     db.close()
     history = History(path)
     with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION == 2
+        assert db.execute("PRAGMA user_version").fetchone()[0] == VERSION == 3
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     (entry,) = history.entries()
     assert (entry.player, entry.total, entry.seed, entry.game, entry.source, dict(entry.categories)) == ("Ann", 41, 7, "g", "play", {})
@@ -91,7 +91,7 @@ def test_a_newer_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.sqlite3"
     with sqlite3.connect(path) as db:
         db.execute("PRAGMA user_version = 9")
-    with pytest.raises(HistoryError, match=r"^the history was written by a newer papillon \(schema 9, this one knows 2\)$"):
+    with pytest.raises(HistoryError, match=r"^the history was written by a newer papillon \(schema 9, this one knows 3\)$"):
         History(path)
 
 
@@ -150,7 +150,7 @@ def test_csv_round_trip(tmp_path: Path) -> None:
     first.add(_entry("Ann", _cats(flowers=2)))
     text = first.export_csv()
     second = History(tmp_path / "b.sqlite3")
-    assert second.import_csv(text) == 2
+    assert second.import_csv(text).added == 2
 
     def key(e: Entry) -> tuple[object, ...]:
         return (e.player, e.total, dict(e.categories), e.source, e.date, e.notation, e.game, e.seed, e.players)
@@ -164,7 +164,7 @@ def test_a_bad_csv_row_names_its_line_and_adds_nothing(tmp_path: Path) -> None:
     good, *_ = history.export_csv().splitlines(keepends=True)[1:]
     header = history.export_csv().splitlines(keepends=True)[0]
     bad = good.replace(",2,2,0,", ",3,2,0,", 1)  # the total 3, the flowers 2 and nothing else
-    with pytest.raises(HistoryError, match=r"^t.csv: line 3: the categories add up to 2, not the total 3$"):
+    with pytest.raises(HistoryError, match=r"^t.csv: line 3, column total: the categories add up to 2, not the total 3$"):
         history.import_csv(header + good + bad, "t.csv")
     assert history.count() == 1
     with pytest.raises(HistoryError, match=r"^t.csv: line 1: expected the columns date,player,total,"):
@@ -249,7 +249,8 @@ NIGHT = [
 # categories are known for one entry only, so their averages are that entry's points; json.dumps's own spacing,
 # non-ASCII escaped; the entries oldest first, then the statistics in the order of the names given.
 GUS_STATS = (
-    '"Gus": {"games": 2, "wins": 0, "best": 20, "average": 16.0, "average_by_category": {"flowers": 5.0, "patches": 3.0,'
+    '"Gus": {"games": 2, "wins": 0, "losses": 1, "average_margin": -19.0,'
+    ' "best": 20, "average": 16.0, "average_by_category": {"flowers": 5.0, "patches": 3.0,'
     ' "enclosed": 0.0, "butterflies": 4.0, "critters": 6.0, "features": 2.0, "unique_features": 0.0}, "best_by_category":'
     ' {"flowers": 5, "patches": 3, "enclosed": 0, "butterflies": 4, "critters": 6, "features": 2, "unique_features": 0}}'
 )
@@ -263,7 +264,8 @@ NIGHT_LINES = (
     ' "notation": "papillon garden v1\\n"}\n',
 )
 NIGHT_JSON = "".join(NIGHT_LINES) + (
-    '{"stats": {' + GUS_STATS + ', "Zo\\u00e9": {"games": 1, "wins": 1, "best": 31, "average": 31.0, "average_by_category": {},'
+    '{"stats": {' + GUS_STATS + ', "Zo\\u00e9": {"games": 1, "wins": 1, "losses": 0, "average_margin": 19.0,'
+    ' "best": 31, "average": 31.0, "average_by_category": {},'
     ' "best_by_category": {}}}}\n'
 )
 
@@ -280,9 +282,19 @@ def test_the_json_form_of_entries_and_statistics() -> None:
         "notation": "",
     }
     nobody = player_stats(NIGHT, "Nobody")
-    assert stats_json(nobody) == {"games": 0, "wins": 0, "best": None, "average": None, "average_by_category": {}, "best_by_category": {}}
+    assert stats_json(nobody) == {
+        "games": 0,
+        "wins": 0,
+        "losses": 0,
+        "average_margin": None,
+        "best": None,
+        "average": None,
+        "average_by_category": {},
+        "best_by_category": {},
+    }
     assert json_lines(NIGHT, [player_stats(NIGHT, "Gus"), player_stats(NIGHT, "Zoé")]) == NIGHT_JSON
-    assert json_lines([], [nobody]) == '{"stats": {"Nobody": {"games": 0, "wins": 0, "best": null, "average": null,' + (
+    assert json_lines([], [nobody]) == (
+        '{"stats": {"Nobody": {"games": 0, "wins": 0, "losses": 0, "average_margin": null, "best": null, "average": null,'
         ' "average_by_category": {}, "best_by_category": {}}}}\n'
     )
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from papillon.cli.common import write_output
-from papillon.history import History, HistoryError, json_lines, open_history, player_stats
+from papillon.history import History, HistoryError, PlayerStats, entries_csv, json_lines, open_history
 from papillon.score import CATEGORIES, CATEGORY_TITLES
 
 
@@ -17,10 +17,13 @@ from papillon.score import CATEGORIES, CATEGORY_TITLES
 @click.option("--csv", "as_csv", is_flag=True, help="The entries as CSV (the columns --import reads back).")
 @click.option("--import", "import_csv", type=click.Path(dir_okay=False), metavar="FILE.csv", help="Add the entries of a CSV export.")
 @click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of standard output.")
+@click.option("--force", is_flag=True, help="Overwrite the --output file if it exists.")
 @click.option(
     "--file", "history_file", type=click.Path(dir_okay=False), metavar="FILE", help="The history file [default: in the data folder]."
 )
-def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | None, output: str | None, history_file: str | None) -> None:
+def command(
+    player: str | None, as_json: bool, as_csv: bool, import_csv: str | None, output: str | None, force: bool, history_file: str | None
+) -> None:
     """Show the score history: every game played in papillon and every sheet scored with --record.
 
     The history lives in the user's data folder ($PAPILLON_DATA_DIR, else the
@@ -31,19 +34,21 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
     try:
         history = History(history_file) if history_file else open_history()
         if import_csv is not None:
-            added = history.import_csv_file(import_csv)
-            click.echo(f"added {added} entr{'y' if added == 1 else 'ies'} from {import_csv}", err=True)
+            click.echo(history.import_csv_file(import_csv).words(import_csv), err=True)
             return
-        entries = history.entries(player)
-        everyone = history.entries() if player is not None else entries
+        reading = history.read(player)
+        entries = reading.entries
+        # Wins count over everyone's games (and their bots); the CSV export has no statistics.
+        everyone = {} if as_csv else history.all_stats()
     except HistoryError as error:
         click.echo(f"papillon history: error: {error}", err=True)
         sys.exit(1)
+    if (warning := reading.warning(history.path)) is not None:
+        click.echo(f"papillon history: warning: {warning}", err=True)
     names = [player] if player is not None else sorted({e.player for e in entries}, key=str.casefold)
-    # Wins count over everyone's games; the CSV export has no statistics.
-    stats = [] if as_csv else [player_stats(everyone, name) for name in names]
+    stats = [] if as_csv else [everyone.get(name) or PlayerStats(name, 0, 0, None, None) for name in names]
     if as_csv:
-        text = history.export_csv(player)
+        text = entries_csv(entries)
     elif as_json:
         text = json_lines(entries, stats)
     else:
@@ -62,6 +67,6 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
                 out.extend(one.lines())
         text = "\n".join(out) + "\n"
     if output:
-        write_output(output, text, force=True)
+        write_output(output, text, force=force)
     else:
         click.echo(text, nl=False)

@@ -42,10 +42,13 @@ from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError
 from papillon.files import loads_json
+from papillon.notation import player_name
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
+MAX_SEED = 10**12 - 1
+"""The largest seed a game takes (twelve digits: a game id holds it); a log's seed is held to it too."""
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -168,7 +171,9 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     a version-1 log is read under ``edition`` or an earlier standard edition, whichever
     it was played with (its fingerprint says), and translated to version 2.
     """
-    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    # Lines end at "\n" only: str.splitlines() also breaks at U+2028, U+0085 and others, which JSON
+    # writes as they are inside a string (a tile's name), and would cut such a record in two.
+    lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
     if not lines:
         raise GameLogError("empty file: expected a papillon game log")
     records = []
@@ -191,8 +196,11 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     players = header.get("players")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise GameLogError('header: "seed" must be a whole number', number)
+    if not 0 <= seed <= MAX_SEED:  # the rule of play --seed: a log cannot hold a game no one could start
+        raise GameLogError(f'header: "seed" is a whole number from 0 to {MAX_SEED}, not {_short_value(seed)}', number)
     if not (isinstance(players, list) and players and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
         raise GameLogError('header: "players" must be a list of {"name": ..., "bot": ...}', number)
+    players = _checked_players(players, number)
     most = played.play.max_players
     if len(players) > most:
         raise GameLogError(f"header: {len(players)} players, but a game of the {played.name} edition has at most {most}", number)
@@ -211,6 +219,20 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     if version == 1:
         _translate_v1(log)
     return log
+
+
+def _checked_players(players: list[dict[str, Any]], line: int) -> list[dict[str, Any]]:
+    """The players with their names as a game takes them (trimmed: a hand-edited " Ann " is Ann); GameLogError if one cannot be."""
+    checked = []
+    for number, player in enumerate(players, start=1):
+        try:
+            checked.append({**player, "name": player_name(player["name"])})
+        except ValueError as error:
+            raise GameLogError(f"player {number}: {error}") from None  # worded as play --resume always did
+    names = [p["name"] for p in checked]
+    if len(set(names)) != len(names):
+        raise GameLogError("header: two players have the same name", line)
+    return checked
 
 
 def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
@@ -320,7 +342,12 @@ def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] |
     if log.end is not None:
         if not state.is_over():
             raise GameLogError("the log records an end but its events stop before the game is over")
+        scores = [state.score(i) for i in range(len(state.boards))]
+        if log.end.get("scores") != scores:
+            recorded = json.dumps(log.end.get("scores"), ensure_ascii=False)
+            recorded = recorded if len(recorded) <= 40 else recorded[:37] + "..."
+            raise GameLogError(f"the log's end records the scores {recorded}, but replaying its events gives {json.dumps(scores)}")
         gardens = [state.garden(i).to_notation() for i in range(len(state.boards))]
-        if log.end.get("gardens") not in (None, gardens):
+        if log.end.get("gardens") != gardens:
             raise GameLogError("replaying the events does not give the final gardens the log records")
     return state

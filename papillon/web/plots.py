@@ -48,7 +48,7 @@ def score_over_time_png(entries: Sequence[Entry], player: str) -> bytes:
     axes.set_ylim(0, max(totals) * 1.15 + 1)  # from zero: one game draws a point, not a zoomed-in blur
     axes.set_xlabel("game")
     axes.set_ylabel("points")
-    axes.set_title(f"{player}: score over time")
+    axes.set_title(f"{player}: score over time", parse_math=False)  # a name is text: "$\\frac$" is no formula
     axes.grid(alpha=0.3)
     axes.legend(loc="lower right", fontsize="small")
     return _png(figure)
@@ -66,6 +66,6 @@ def category_profile_png(stats: PlayerStats) -> bytes:
     axes.set_yticks(rows, titles)
     axes.invert_yaxis()
     axes.set_xlabel("points")
-    axes.set_title(f"{stats.player}: category profile")
+    axes.set_title(f"{stats.player}: category profile", parse_math=False)
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)  # below: never over a bar or a mark
     return _png(figure)
