@@ -330,9 +330,9 @@ class History:
         name = getattr(error, "sqlite_errorname", "")
         if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
             return HistoryError(f"the history {self.path} is busy: another papillon is writing it; try again")
-        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_FULL", "SQLITE_IOERR", "SQLITE_AUTH")):
-            return HistoryError(f"the history {self.path} cannot be opened or written: {error}")
-        if name.startswith("SQLITE_NOTADB"):
+        if name.startswith(("SQLITE_READONLY", "SQLITE_FULL", "SQLITE_IOERR")):
+            return HistoryError(f"the history {self.path} cannot be written: {error}")
+        if name.startswith(("SQLITE_NOTADB", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
             return HistoryError(f"the history {self.path} cannot be opened: {error}")
         return HistoryError(f"the history {self.path} is damaged ({error}); it is left as it is: move it away to start a new one")
 
@@ -437,8 +437,7 @@ class History:
 
         ``people`` are the seats of people; the other seats (bots) are stored as the game's opponents, so a
         person playing alone against bots wins or loses.  Recording the same game again adds nothing and
-        gives the same comparison; so does a game whose people's entries are there under another id (a
-        terminal save resumed by an older papillon).
+        gives the same comparison.
         """
         edition = edition or state.edition
         date = now()
@@ -455,8 +454,6 @@ class History:
                 )
                 results.append(Result(name, entry.total, _whole(row[0]) if row[0] is not None else None))
                 entries.append(entry)
-            if not done and entries and all(_played_before(db, e) for e in entries):
-                done = True
             if not done:
                 for entry in entries:
                     _insert(db, entry)
@@ -737,15 +734,6 @@ def _stored_keys(db: sqlite3.Connection) -> Iterator[tuple[object, ...]]:
         date, player, total, source, game, seed, players, edition, notation = values
         cats = tuple(sorted((c, p) for c, p in points.get(row_id, {}).items() if c in CATEGORIES))
         yield (date, player, total, cats, source, game, seed, players, edition, notation)
-
-
-def _played_before(db: sqlite3.Connection, entry: Entry) -> bool:
-    """Whether this person's result of this played game (same seed, same garden) is stored already, under any id."""
-    found = db.execute(
-        "SELECT 1 FROM entries WHERE source = 'play' AND player = ? AND seed IS ? AND notation = ? AND total = ? LIMIT 1",
-        (entry.player, entry.seed, entry.notation, entry.total),
-    )
-    return found.fetchone() is not None
 
 
 def _insert(db: sqlite3.Connection, entry: Entry) -> int:

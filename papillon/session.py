@@ -103,12 +103,13 @@ def new_game_id(seed: int) -> str:
     return f"{seed}-{secrets.token_hex(4)}"
 
 
-def finished_game_id(log: GameLog) -> str:
-    """The id of a finished game saved outside the games folder: its seed and 8 hex digits of its log.
+def finished_game_id(log: GameLog, path: Path) -> str:
+    """The id of a finished game saved outside the games folder: its seed and 8 hex digits of its file and its log.
 
-    The same game read again has the same id, so the history records it once however often it is resumed.
+    The same save read again has the same id, so the history records it once however often it is resumed;
+    the same moves played again into another file are another game.
     """
-    played = "\n".join(list(log.lines())[: 1 + len(log.events)])  # the header and the events, not the end
+    played = "\n".join([str(path.absolute()), *list(log.lines())[: 1 + len(log.events)]])  # the header and events, not the end
     return f"{log.seed}-{hashlib.blake2b(played.encode(), digest_size=4).hexdigest()}"
 
 
@@ -377,7 +378,7 @@ class PlaySession:
     def _name_finished(self) -> None:
         """A finished game outside the games folder takes the id its log gives (:func:`finished_game_id`)."""
         if self.state.is_over() and not GAME_ID.match(self.path.stem):
-            self.id = finished_game_id(self.log)
+            self.id = finished_game_id(self.log, self.path)
 
     def can_undo(self) -> bool:
         return self.checkpoint[1] < len(self.log.events)

@@ -341,9 +341,9 @@ def command(
             # Already played to the end, recorded and drawn: show the result again, change nothing.
             click.echo(f"{resume}: this game is over (seed {session.log.seed}); its result:")
             _show_result(game, color)
-            people = [i for i in range(len(session.agents)) if session.is_person(i)]
-            if people:  # recorded once: the history adds it only when it is missing (a failed write at its end)
-                _record(session, people, history)
+            persons = [i for i in range(len(session.agents)) if session.is_person(i)]
+            if persons:  # recorded once: the history adds it only when it is missing (a failed write at its end)
+                _record(session, persons, history)
             return
         click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
     else:
