@@ -38,10 +38,10 @@ import threading
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from papillon.edition import Edition, standard_edition
 from papillon.errors import HistoryError, NotationError, quote
@@ -53,6 +53,7 @@ from papillon.score import CATEGORIES, CATEGORY_TITLES, score
 if TYPE_CHECKING:
     from papillon.engine.state import GameState
 
+T = TypeVar("T")
 FILE_NAME = "history.sqlite3"
 SOURCES = ("play", "photo", "typed", "imported")
 """Where an entry came from: a game played in papillon, a photo of a sheet, a garden typed or tapped in, the old best file."""
@@ -360,7 +361,6 @@ class History:
         except sqlite3.OperationalError:
             # Read-only storage: SQLite cannot make the WAL index beside the file, and nobody can change it there.
             db = sqlite3.connect(uri + "?immutable=1", uri=True, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        db.text_factory = bytes  # every text checked as UTF-8 by the reader: one damaged value loses one entry, not the history
         return db
 
     @contextmanager
@@ -505,27 +505,7 @@ class History:
         with self._read() as db:
             if db is None:
                 return Reading([], 0)
-            where, args = ("WHERE player = ?", (player,)) if player is not None else ("", ())
-            if last is not None:
-                where, args = where + " ORDER BY date DESC, id DESC LIMIT ?", (*args, last)
-            rows = db.execute(
-                "SELECT id, player, total, date, edition, game, seed, players, source, notation, edition_fp"
-                f" FROM (SELECT * FROM entries {where}) ORDER BY date, id",
-                args,
-            ).fetchall()
-            wanted = {row[0] for row in rows}
-            points: dict[int, dict[str, Any]] = {}
-            for entry, category, value in db.execute("SELECT entry, category, points FROM scores"):
-                if entry in wanted:
-                    points.setdefault(entry, {})[_category(category)] = value
-            editions = {fp: data for fp, data in db.execute("SELECT fingerprint, data FROM editions")}
-        parsed: dict[Any, Mapping[str, Any] | None] = {}
-        out = []
-        for row in rows:
-            entry = _entry_from_row(row, points.get(row[0], {}), editions, parsed)
-            if entry is not None:
-                out.append(entry)
-        return Reading(out, len(rows) - len(out))
+            return _tolerant(db, lambda: _read_entries(db, player, last))
 
     def entries(self, player: str | None = None, *, last: int | None = None) -> list[Entry]:
         """The entries that can be read, oldest first (:meth:`read`)."""
@@ -565,18 +545,7 @@ class History:
                 cached = _STATS_CACHE.get(key[0])
             if cached is not None and cached[0] == key:
                 return dict(cached[1])
-            rows = db.execute("SELECT id, player, total, game FROM entries").fetchall()
-            points: dict[int, dict[str, Any]] = {}
-            for entry, category, value in db.execute("SELECT entry, category, points FROM scores"):
-                points.setdefault(entry, {})[_category(category)] = value
-            opponents = db.execute("SELECT game, total FROM opponents").fetchall()
-        light = []
-        for row_id, name, total, game in rows:
-            entry = _light_entry(name, total, game, points.get(row_id, {}))
-            if entry is not None:
-                light.append(entry)
-        against = [(g.decode("utf-8", "replace"), t) for g, t in opponents if isinstance(g, bytes) and _whole(t) is not None]
-        stats = all_player_stats(light, [(g, int(t)) for g, t in against])
+            stats = _tolerant(db, lambda: _stats_in_sql(db))
         with _CACHE_LOCK:
             _STATS_CACHE[key[0]] = (key, stats)
         return dict(stats)
@@ -634,6 +603,41 @@ _NUMBER = "CASE WHEN typeof(total) = 'integer' THEN total END"
 """A total that is a whole number (a damaged one stored as text would sort above every number)."""
 _STATS_CACHE: dict[str, tuple[tuple[object, ...], dict[str, PlayerStats]]] = {}
 _CACHE_LOCK = threading.Lock()
+
+
+def _tolerant(db: sqlite3.Connection, work: Callable[[], T]) -> T:
+    """``work()``; when a text in the file is not UTF-8, ``work()`` again with every text read as bytes
+    (each checked by the reader: one damaged value loses one entry, not the whole history)."""
+    try:
+        return work()
+    except sqlite3.OperationalError as error:
+        if "decode" not in str(error):  # "Could not decode to UTF-8 column ..."
+            raise
+    db.text_factory = bytes
+    return work()
+
+
+def _read_entries(db: sqlite3.Connection, player: str | None, last: int | None) -> Reading:
+    where, args = ("WHERE player = ?", (player,)) if player is not None else ("", ())
+    if last is not None:
+        where, args = where + " ORDER BY date DESC, id DESC LIMIT ?", (*args, last)
+    rows = db.execute(
+        f"SELECT id, player, total, date, edition, game, seed, players, source, notation, edition_fp FROM (SELECT * FROM entries {where})"
+        " ORDER BY date, id",
+        args,
+    ).fetchall()
+    scores = "SELECT entry, category, points FROM scores" + (f" WHERE entry IN (SELECT id FROM entries {where})" if where else "")
+    points: dict[int, dict[str, Any]] = {}
+    for entry, category, value in db.execute(scores, args):
+        points.setdefault(entry, {})[category if type(category) is str else _category(category)] = value
+    editions = dict(db.execute("SELECT fingerprint, data FROM editions").fetchall())
+    parsed: dict[Any, Mapping[str, Any] | None] = {}
+    out = []
+    for row in rows:
+        entry = _entry_from_row(row, points.get(row[0], {}), editions, parsed)
+        if entry is not None:
+            out.append(entry)
+    return Reading(out, len(rows) - len(out))
 
 
 def _text(value: Any) -> str:
@@ -697,15 +701,35 @@ def _edition_data(data: Any) -> Mapping[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def _light_entry(name: Any, total: Any, game: Any, points: Mapping[str, Any]) -> Entry | None:
-    """The values statistics need, or None for a damaged row."""
-    try:
-        categories = {c: points[c] for c in CATEGORIES if c in points}
-        if _whole(total) is None or any(_whole(v) is None for v in categories.values()):
-            return None
-        return Entry(_text(name), total, categories, "", "", game=_text(game))
-    except ValueError:
-        return None
+def _good(table: str = "entries") -> str:
+    """SQL: an entry's total and name are as papillon writes them (a damaged entry is left out of the statistics)."""
+    return f"typeof({table}.total) = 'integer' AND typeof({table}.player) = 'text'"
+
+
+def _stats_in_sql(db: sqlite3.Connection) -> dict[str, PlayerStats]:
+    """:func:`all_player_stats` of a whole history, summed by SQLite (aggregate rows reach Python, not every entry)."""
+    tallies: dict[Any, _Tally] = {}
+    rows = db.execute(f"SELECT player, count(*), max(total), sum(total) FROM entries WHERE {_good()} GROUP BY player")
+    for player, count, best, total in rows:
+        tallies[player] = _Tally(count, best, total)
+    joined = f"FROM scores s JOIN entries e ON e.id = s.entry WHERE {_good('e')} AND typeof(s.points) = 'integer'"
+    for player, category, total, best in db.execute(f"SELECT e.player, s.category, sum(s.points), max(s.points) {joined} GROUP BY 1, 2"):
+        name = _category(category)
+        if player in tallies and name in CATEGORIES:
+            tallies[player].sums[name] = total
+            tallies[player].bests[name] = max(best, 0)  # an entry without this category counts 0
+    for player, count in db.execute(f"SELECT e.player, count(DISTINCT s.entry) {joined} GROUP BY 1"):
+        if player in tallies:
+            tallies[player].known = count
+    games: dict[Any, dict[Any, int]] = {}
+    for game, player, total in db.execute(f"SELECT game, player, max(total) FROM entries WHERE game != '' AND {_good()} GROUP BY 1, 2"):
+        games.setdefault(game, {})[player] = total
+    bots = dict(db.execute("SELECT game, max(total) FROM opponents WHERE typeof(total) = 'integer' GROUP BY game").fetchall())
+    out = {}
+    for name, stats in _assemble(tallies, _margins(games, bots)).items():
+        with contextlib.suppress(ValueError):  # a name that is not UTF-8 text: a damaged entry, left out
+            out[_text(name)] = replace(stats, player=_text(name))
+    return out
 
 
 def _csv_key(entry: Entry) -> tuple[object, ...]:
@@ -801,34 +825,70 @@ def player_stats(entries: Sequence[Entry], player: str, opponents: Iterable[tupl
 def all_player_stats(entries: Iterable[Entry], opponents: Iterable[tuple[str, int]] = ()) -> dict[str, PlayerStats]:
     """Every player's :class:`PlayerStats`, in one pass over the entries (a game is won against the
     other entries of its group and its bots' totals; a game alone is neither won nor lost)."""
-    mine: dict[str, list[Entry]] = {}
-    groups: dict[str, list[tuple[str, int]]] = {}
+    tallies: dict[str, _Tally] = {}
+    games: dict[str, dict[str, int]] = {}
     for entry in entries:
-        mine.setdefault(entry.player, []).append(entry)
+        tallies.setdefault(entry.player, _Tally()).add(entry.total, entry.categories)
         if entry.game:
-            groups.setdefault(entry.game, []).append((entry.player, entry.total))
+            own = games.setdefault(entry.game, {})
+            own[entry.player] = max(own.get(entry.player, entry.total), entry.total)
+    bots: dict[str, int] = {}
     for game, total in opponents:
-        if game in groups:  # a bot's total counts in a game a person's entry is in
-            groups[game].append(("", total))
+        bots[game] = max(bots.get(game, total), total)
+    return _assemble(tallies, _margins(games, bots))
+
+
+@dataclass
+class _Tally:
+    """One player's sums, from entries (:func:`all_player_stats`) or from SQL (:meth:`History.all_stats`)."""
+
+    games: int = 0
+    best_total: int = 0
+    sum_total: int = 0
+    known: int = 0
+    """Entries whose categories are known."""
+    sums: dict[str, int] = field(default_factory=dict)
+    bests: dict[str, int] = field(default_factory=dict)
+
+    def add(self, total: int, categories: Mapping[str, int]) -> None:
+        self.best_total = max(self.best_total, total) if self.games else total
+        self.games += 1
+        self.sum_total += total
+        if categories:
+            self.known += 1
+            for c in CATEGORIES:
+                points = categories.get(c, 0)
+                self.sums[c] = self.sums.get(c, 0) + points
+                self.bests[c] = max(self.bests.get(c, points), points)
+
+
+def _margins(games: Mapping[str, Mapping[str, int]], bots: Mapping[str, int]) -> dict[str, list[int]]:
+    """Each player's margin in each game against someone else: their total minus the best other (a person's or a bot's).
+
+    The rule of winning, once: a margin of 0 or more is a win (a tie is a win for each), less is a loss.
+    """
     margins: dict[str, list[int]] = {}
-    for group in groups.values():
-        for player in {name for name, _ in group if name}:
-            own = max(total for name, total in group if name == player)
-            others = [total for name, total in group if name != player]
+    for game, own in games.items():
+        for player, total in own.items():
+            others = [t for name, t in own.items() if name != player]
+            if game in bots:
+                others.append(bots[game])
             if others:
-                margins.setdefault(player, []).append(own - max(others))
+                margins.setdefault(player, []).append(total - max(others))
+    return margins
+
+
+def _assemble(tallies: Mapping[str, _Tally], margins: Mapping[str, list[int]]) -> dict[str, PlayerStats]:
     out = {}
-    for player, rows in mine.items():
-        known = [e for e in rows if e.categories]
-        average = {c: sum(e.categories.get(c, 0) for e in known) / len(known) for c in CATEGORIES} if known else {}
-        best = {c: max(e.categories.get(c, 0) for e in known) for c in CATEGORIES} if known else {}
-        totals = [e.total for e in rows]
+    for player, tally in tallies.items():
+        known = tally.known
+        average = {c: tally.sums.get(c, 0) / known for c in CATEGORIES} if known else {}
+        best = {c: tally.bests.get(c, 0) for c in CATEGORIES} if known else {}
         played = margins.get(player, [])
         wins = sum(1 for m in played if m >= 0)
         margin = sum(played) / len(played) if played else None
-        out[player] = PlayerStats(
-            player, len(rows), wins, max(totals), sum(totals) / len(totals), average, best, len(played) - wins, margin
-        )
+        average_total = tally.sum_total / tally.games
+        out[player] = PlayerStats(player, tally.games, wins, tally.best_total, average_total, average, best, len(played) - wins, margin)
     return out
 
 

@@ -434,8 +434,8 @@ def test_history_output_refuses_to_overwrite_without_force(tmp_path: Path) -> No
 def test_statistics_are_worked_out_once_until_the_history_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _history_with(tmp_path, Entry("Ann", 30, {}, "typed", "", game="g"), Entry("Bob", 20, {}, "typed", "", game="g"))
     passes = []
-    real = history_module.all_player_stats
-    monkeypatch.setattr(history_module, "all_player_stats", lambda *a: passes.append(1) or real(*a))
+    real = history_module._stats_in_sql
+    monkeypatch.setattr(history_module, "_stats_in_sql", lambda *a: passes.append(1) or real(*a))
     history = History(path)
     assert history.all_stats()["Ann"].wins == 1
     assert History(path).stats("Bob").losses == 1  # another History of the same file: the same cache
@@ -456,3 +456,20 @@ def test_the_newest_entries_of_one_player(tmp_path: Path) -> None:
     path = _history_with(tmp_path, *[Entry("Ann" if i % 2 else "Bob", i, {}, "typed", f"2026-11-{i + 1:02d}T20:00:00Z") for i in range(10)])
     assert [e.total for e in History(path).entries("Ann", last=3)] == [5, 7, 9]
     assert history_module.Imported(0, 3).words("x.csv") == "3 entries already in the history; nothing imported"
+
+
+def test_the_statistics_summed_by_sqlite_are_those_of_the_entries(tmp_path: Path) -> None:
+    import random
+
+    rng = random.Random(23)
+    entries = []
+    for game in range(60):
+        for name in rng.sample(["Ann", "Bob", "Cy", "Dé"], rng.randint(1, 3)):
+            cats = {c: rng.randint(0, 9) for c in CATEGORIES if rng.random() < 0.9} if rng.random() < 0.8 else {}
+            total = sum(cats.values()) if cats else rng.randint(0, 60)
+            entries.append(Entry(name, total, cats, "typed", "2026-11-30T20:00:00Z", game=f"g{game % 45}" if game % 7 else ""))
+    path = _history_with(tmp_path, *entries)
+    bots = [(f"g{g}", rng.randint(0, 60)) for g in range(0, 45, 4)]
+    with sqlite3.connect(path) as db:
+        db.executemany("INSERT INTO opponents (game, seat, name, total) VALUES (?, 3, 'greedy bot', ?)", bots)
+    assert History(path).all_stats() == history_module.all_player_stats(History(path).entries(), bots)
