@@ -5,8 +5,9 @@
 
 Builds the history in a temporary folder (made up here: random totals and categories from a fixed seed,
 one edition's data stored once), then times what the page asks for: every player's statistics cold
-(the first visit after a change), warm (every other visit), one player's newest 50 entries, and the
-old way (``player_stats`` over all entries, once per player).
+(the first visit), warm (every other visit), after one entry is added (brought up to date), one
+player's newest 50 entries, every entry, and (``--old``) the old way: ``player_stats`` over all
+entries, once per player.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ def main() -> None:
         history = History(path)
         timed("all players' statistics, cold", history.all_stats)
         timed("all players' statistics, warm", history.all_stats)
+        history.add(
+            Entry("Player 1", 50, {c: 7 for c in CATEGORIES[:-1]} | {CATEGORIES[-1]: 8}, "typed", "2026-12-01T20:00:00Z", game="g1")
+        )
+        timed("... after one entry added (caught up)", history.all_stats)
         timed("one player's newest 50 entries", lambda: history.entries("Player 1", last=50))
         entries = timed("every entry (History.entries)", history.entries)
         if args.old:

@@ -31,14 +31,13 @@ import csv
 import hashlib
 import io
 import json
-import os
 import re
 import sqlite3
 import threading
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -211,11 +210,14 @@ def _v3(db: sqlite3.Connection) -> None:
         "CREATE TABLE opponents (game TEXT NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL, total INTEGER NOT NULL,"
         " PRIMARY KEY (game, seat))"
     )
-    db.execute("CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), count INTEGER NOT NULL)")
-    db.execute("INSERT INTO changes (id, count) VALUES (1, 0)")
-    for table in ("entries", "scores", "opponents"):  # any change, by papillon or by hand, makes cached statistics stale
-        for event in ("INSERT", "UPDATE", "DELETE"):
-            db.execute(f"CREATE TRIGGER {table}_{event.lower()} AFTER {event} ON {table} BEGIN UPDATE changes SET count = count + 1; END")
+    db.execute("CREATE TABLE changes (id INTEGER PRIMARY KEY CHECK (id = 1), added INTEGER NOT NULL, changed INTEGER NOT NULL)")
+    db.execute("INSERT INTO changes (id, added, changed) VALUES (1, 0, 0)")
+    # Any change, by papillon or by hand, is counted: rows added bring cached statistics up to date, any other change redoes them.
+    for table in ("entries", "scores", "opponents"):
+        for event, counter in (("INSERT", "added"), ("UPDATE", "changed"), ("DELETE", "changed")):
+            db.execute(
+                f"CREATE TRIGGER {table}_{event.lower()} AFTER {event} ON {table} BEGIN UPDATE changes SET {counter} = {counter} + 1; END"
+            )
 
 
 MIGRATIONS: tuple[Callable[[sqlite3.Connection], None], ...] = (_v1, _v2, _v3)
@@ -372,8 +374,13 @@ class History:
         db: sqlite3.Connection | None = None
         try:
             db = self._open_read_only()
-            if self._schema(db) < VERSION:  # an older papillon's file: migrated once (a write), then read
+            version = self._schema(db)
+            if version == 0:  # an empty file (made, never written): an empty history, left as it is
+                yield None
+                return
+            if version < VERSION:  # an older papillon's file: migrated once (a write), then read
                 db.close()
+                db = None
                 with self._write():
                     pass
                 db = self._open_read_only()
@@ -441,25 +448,30 @@ class History:
         """
         edition = edition or state.edition
         date = now()
+        entries = [
+            scored_entry(
+                state.garden(seat),
+                player=state.game.players[seat],
+                source="play",
+                edition=edition,
+                date=date,
+                game=game,
+                seed=seed,
+                players=len(state.boards),
+            )
+            for seat in people
+        ]
+        with self._read() as db:  # recorded before (a finished game shown again): no write, read-only storage will do
+            if db is not None and _recorded(db, game):
+                return _results(db, entries, game)
         with self._write() as db:
-            done = db.execute("SELECT 1 FROM entries WHERE game = ? AND source = 'play' LIMIT 1", (game,)).fetchone() is not None
-            results = []
-            entries = []
-            for player in people:
-                name = state.game.players[player]
-                row = db.execute(f"SELECT max({_NUMBER}) FROM entries WHERE player = ? AND game != ?", (name, game)).fetchone()
-                garden = state.garden(player)
-                entry = scored_entry(
-                    garden, player=name, source="play", edition=edition, date=date, game=game, seed=seed, players=len(state.boards)
-                )
-                results.append(Result(name, entry.total, _whole(row[0]) if row[0] is not None else None))
-                entries.append(entry)
-            if not done:
+            results = _results(db, entries, game)
+            if not _recorded(db, game):
                 for entry in entries:
                     _insert(db, entry)
                 bots = [seat for seat in range(len(state.boards)) if seat not in people]
                 db.executemany(
-                    "INSERT OR REPLACE INTO opponents (game, seat, name, total) VALUES (?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO opponents (game, seat, name, total) VALUES (?, ?, ?, ?)",
                     [(game, seat, state.game.players[seat], state.score(seat)) for seat in bots],
                 )
         return results
@@ -532,23 +544,23 @@ class History:
     def all_stats(self) -> dict[str, PlayerStats]:
         """Every player's statistics by name, worked out in one pass and kept until the history changes.
 
-        The web history page asks for them on every visit: a history of 200,000 entries is read once,
-        not once per player per visit.  The cache is keyed by the file and its count of changes (kept by
-        triggers, so a change by any papillon, or by hand, is seen).
+        The web history page asks for them on every visit: they are summed once by SQLite, then kept
+        (per file) and brought up to date with the entries added since; any other change (counted by
+        triggers, so a change by hand is seen too) sums them again.
         """
         with self._read() as db:
             if db is None:
                 return {}
-            stat = os.stat(self.path)
-            key = (str(self.path.absolute()), stat.st_dev, stat.st_ino, int(db.execute("SELECT count FROM changes").fetchone()[0]))
-            with _CACHE_LOCK:
-                cached = _STATS_CACHE.get(key[0])
-            if cached is not None and cached[0] == key:
-                return dict(cached[1])
-            stats = _tolerant(db, lambda: _stats_in_sql(db))
-        with _CACHE_LOCK:
-            _STATS_CACHE[key[0]] = (key, stats)
-        return dict(stats)
+            stat = self.path.stat()
+            place = (str(self.path.absolute()), stat.st_dev, stat.st_ino)
+            added, changed = db.execute("SELECT added, changed FROM changes").fetchone()
+            with _CACHE_LOCK:  # one thread works them out; the others wait for its answer
+                kept = _SUMMARIES.get(place[0])
+                if kept is not None and kept.place == place and kept.changed == changed and _tolerant(db, lambda: kept.catch_up(db, added)):
+                    return kept.stats()
+                summary = _tolerant(db, lambda: _Summary.of(db, place, added, changed))
+                _SUMMARIES[place[0]] = summary
+                return summary.stats()
 
     # -- CSV -------------------------------------------------------------------------
 
@@ -601,7 +613,8 @@ class Reading:
 
 _NUMBER = "CASE WHEN typeof(total) = 'integer' THEN total END"
 """A total that is a whole number (a damaged one stored as text would sort above every number)."""
-_STATS_CACHE: dict[str, tuple[tuple[object, ...], dict[str, PlayerStats]]] = {}
+_SUMMARIES: dict[str, _Summary] = {}
+"""Each history file's :class:`_Summary` (by path), as of the last :meth:`History.all_stats`."""
 _CACHE_LOCK = threading.Lock()
 
 
@@ -706,30 +719,103 @@ def _good(table: str = "entries") -> str:
     return f"typeof({table}.total) = 'integer' AND typeof({table}.player) = 'text'"
 
 
-def _stats_in_sql(db: sqlite3.Connection) -> dict[str, PlayerStats]:
-    """:func:`all_player_stats` of a whole history, summed by SQLite (aggregate rows reach Python, not every entry)."""
-    tallies: dict[Any, _Tally] = {}
-    rows = db.execute(f"SELECT player, count(*), max(total), sum(total) FROM entries WHERE {_good()} GROUP BY player")
-    for player, count, best, total in rows:
-        tallies[player] = _Tally(count, best, total)
-    joined = f"FROM scores s JOIN entries e ON e.id = s.entry WHERE {_good('e')} AND typeof(s.points) = 'integer'"
-    for player, category, total, best in db.execute(f"SELECT e.player, s.category, sum(s.points), max(s.points) {joined} GROUP BY 1, 2"):
-        name = _category(category)
-        if player in tallies and name in CATEGORIES:
-            tallies[player].sums[name] = total
-            tallies[player].bests[name] = max(best, 0)  # an entry without this category counts 0
-    for player, count in db.execute(f"SELECT e.player, count(DISTINCT s.entry) {joined} GROUP BY 1"):
-        if player in tallies:
-            tallies[player].known = count
-    games: dict[Any, dict[Any, int]] = {}
-    for game, player, total in db.execute(f"SELECT game, player, max(total) FROM entries WHERE game != '' AND {_good()} GROUP BY 1, 2"):
-        games.setdefault(game, {})[player] = total
-    bots = dict(db.execute("SELECT game, max(total) FROM opponents WHERE typeof(total) = 'integer' GROUP BY game").fetchall())
-    out = {}
-    for name, stats in _assemble(tallies, _margins(games, bots)).items():
-        with contextlib.suppress(ValueError):  # a name that is not UTF-8 text: a damaged entry, left out
-            out[_text(name)] = replace(stats, player=_text(name))
-    return out
+@dataclass
+class _Summary:
+    """What every player's statistics are worked out from, for one history file, as of its counts of changes."""
+
+    place: tuple[str, int, int]
+    added: int
+    changed: int
+    tallies: dict[str, _Tally]
+    games: dict[str, dict[str, int]]
+    bots: dict[str, int]
+    last_entry: int
+    last_score: int
+    last_bot: int
+    _stats: dict[str, PlayerStats] | None = None
+
+    @classmethod
+    def of(cls, db: sqlite3.Connection, place: tuple[str, int, int], added: int, changed: int) -> _Summary:
+        """The whole history summed by SQLite (aggregate rows reach Python, not every entry)."""
+        last = db.execute(
+            "SELECT (SELECT max(id) FROM entries), (SELECT max(rowid) FROM scores), (SELECT max(rowid) FROM opponents)"
+        ).fetchone()
+        tallies: dict[str, _Tally] = {}
+        rows = db.execute(f"SELECT player, count(*), max(total), sum(total) FROM entries WHERE {_good()} GROUP BY player")
+        for player, count, best, total in rows:
+            tallies[_key(player)] = _Tally(count, best, total)
+        # Each entry's points per category first (the scores are stored in entry order: no sorting), then by player.
+        per_entry = ", ".join(
+            f"sum(CASE WHEN category = '{c}' AND typeof(points) = 'integer' THEN points END) AS c{n}" for n, c in enumerate(CATEGORIES)
+        )
+        per_player = ", ".join(f"sum(s.c{n}), max(s.c{n})" for n in range(len(CATEGORIES)))
+        rows = db.execute(
+            f"SELECT e.player, count(*), {per_player} FROM entries e"
+            f" JOIN (SELECT entry, {per_entry} FROM scores GROUP BY entry) s ON s.entry = e.id WHERE {_good('e')} GROUP BY e.player"
+        )
+        for player, known, *values in rows:
+            if (tally := tallies.get(_key(player))) is not None:
+                tally.known = known
+                for n, category in enumerate(CATEGORIES):
+                    tally.sums[category] = values[2 * n] or 0
+                    tally.bests[category] = max(values[2 * n + 1] or 0, 0)  # an entry without this category counts 0
+        games: dict[str, dict[str, int]] = {}
+        rows = db.execute(f"SELECT game, player, max(total) FROM entries WHERE game != '' AND {_good()} GROUP BY 1, 2")
+        for game, player, total in rows:
+            games.setdefault(_key(game), {})[_key(player)] = total
+        opponents = db.execute("SELECT game, max(total) FROM opponents WHERE typeof(total) = 'integer' GROUP BY game")
+        bots = {_key(game): total for game, total in opponents}
+        return cls(place, added, changed, tallies, games, bots, last[0] or 0, last[1] or 0, last[2] or 0)
+
+    def catch_up(self, db: sqlite3.Connection, added: int) -> bool:
+        """Add the rows added since (False when that cannot be done: scores added to an older entry)."""
+        if added == self.added:
+            return True
+        first = db.execute("SELECT min(entry) FROM scores WHERE rowid > ?", (self.last_score,)).fetchone()[0]
+        if first is not None and first <= self.last_entry:
+            return False
+        # Every row read first, then added: a text that is not UTF-8 fails the reading (read again as bytes), never half an update.
+        scores = db.execute("SELECT entry, category, points, rowid FROM scores WHERE rowid > ?", (self.last_score,)).fetchall()
+        entries = db.execute(f"SELECT id, player, total, game FROM entries WHERE id > ? AND {_good()}", (self.last_entry,)).fetchall()
+        bots = db.execute("SELECT rowid, game, total FROM opponents WHERE rowid > ?", (self.last_bot,)).fetchall()
+        points: dict[int, dict[str, int]] = {}
+        for entry, category, value, rowid in scores:
+            if _whole(value) is not None:
+                points.setdefault(entry, {})[_key(category)] = value
+            self.last_score = max(self.last_score, rowid)
+        for row_id, player, total, game in entries:
+            name = _key(player)
+            self.tallies.setdefault(name, _Tally()).add(total, points.get(row_id, {}))
+            if game:
+                own = self.games.setdefault(_key(game), {})
+                own[name] = max(own.get(name, total), total)
+            self.last_entry = max(self.last_entry, row_id)
+        for rowid, game, total in bots:
+            if _whole(total) is not None:
+                self.bots[_key(game)] = max(self.bots.get(_key(game), total), total)
+            self.last_bot = max(self.last_bot, rowid)
+        self.added = added
+        self._stats = None
+        return True
+
+    def stats(self) -> dict[str, PlayerStats]:
+        if self._stats is None:
+            out = _assemble(self.tallies, _margins(self.games, self.bots))
+            self._stats = {name: stats for name, stats in out.items() if _is_text(name)}  # a name not UTF-8: damaged, left out
+        return dict(self._stats)
+
+
+def _key(value: Any) -> str:
+    """A text as read, kept as a key even when it is not UTF-8 (``surrogateescape``; :func:`_is_text` tells)."""
+    return value if isinstance(value, str) else bytes(value).decode("utf-8", "surrogateescape")
+
+
+def _is_text(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _csv_key(entry: Entry) -> tuple[object, ...]:
@@ -758,6 +844,19 @@ def _stored_keys(db: sqlite3.Connection) -> Iterator[tuple[object, ...]]:
         date, player, total, source, game, seed, players, edition, notation = values
         cats = tuple(sorted((c, p) for c, p in points.get(row_id, {}).items() if c in CATEGORIES))
         yield (date, player, total, cats, source, game, seed, players, edition, notation)
+
+
+def _recorded(db: sqlite3.Connection, game: str) -> bool:
+    return db.execute("SELECT 1 FROM entries WHERE game = ? AND source = 'play' LIMIT 1", (game,)).fetchone() is not None
+
+
+def _results(db: sqlite3.Connection, entries: Sequence[Entry], game: str) -> list[Result]:
+    """Each entry's total against its player's best before this game."""
+    results = []
+    for entry in entries:
+        best = db.execute(f"SELECT max({_NUMBER}) FROM entries WHERE player = ? AND game != ?", (entry.player, game)).fetchone()[0]
+        results.append(Result(entry.player, entry.total, _whole(best)))
+    return results
 
 
 def _insert(db: sqlite3.Connection, entry: Entry) -> int:

@@ -431,18 +431,22 @@ def test_history_output_refuses_to_overwrite_without_force(tmp_path: Path) -> No
     assert out.read_text() == HEADER
 
 
-def test_statistics_are_worked_out_once_until_the_history_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_statistics_are_worked_out_once_and_kept_up_to_date(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _history_with(tmp_path, Entry("Ann", 30, {}, "typed", "", game="g"), Entry("Bob", 20, {}, "typed", "", game="g"))
     passes = []
-    real = history_module._stats_in_sql
-    monkeypatch.setattr(history_module, "_stats_in_sql", lambda *a: passes.append(1) or real(*a))
+    real = history_module._Summary.of
+    monkeypatch.setattr(history_module._Summary, "of", lambda *a: passes.append(1) or real(*a))
     history = History(path)
     assert history.all_stats()["Ann"].wins == 1
-    assert History(path).stats("Bob").losses == 1  # another History of the same file: the same cache
+    assert History(path).stats("Bob").losses == 1  # another History of the same file: the same summary
     assert len(passes) == 1
-    with sqlite3.connect(path) as db:  # a change by anyone, even by hand, is seen
-        db.execute("UPDATE entries SET total = 10 WHERE player = 'Ann'")
-    assert history.stats("Ann").losses == 1
+    history.add(Entry("Bob", 40, _cats(flowers=40), "typed", "", game="h"))  # added: brought up to date, not summed again
+    history.add(Entry("Ann", 35, _cats(flowers=35), "typed", "", game="h"))
+    assert (history.stats("Bob").wins, history.stats("Bob").best["flowers"], history.stats("Ann").losses) == (1, 40, 1)
+    assert len(passes) == 1
+    with sqlite3.connect(path) as db:  # any other change, even by hand, is seen: summed again
+        db.execute("UPDATE entries SET total = 10 WHERE player = 'Ann' AND game = 'g'")
+    assert history.stats("Ann").losses == 2
     assert len(passes) == 2
     threads = [threading.Thread(target=history.all_stats) for _ in range(4)]
     for thread in threads:
@@ -473,3 +477,17 @@ def test_the_statistics_summed_by_sqlite_are_those_of_the_entries(tmp_path: Path
     with sqlite3.connect(path) as db:
         db.executemany("INSERT INTO opponents (game, seat, name, total) VALUES (?, 3, 'greedy bot', ?)", bots)
     assert History(path).all_stats() == history_module.all_player_stats(History(path).entries(), bots)
+    # Brought up to date with entries added since: the same as summed again.
+    History(path).add_many(entries[:40])
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO opponents (game, seat, name, total) VALUES ('g1', 3, 'greedy bot', 99)")
+    caught_up = History(path).all_stats()
+    history_module._SUMMARIES.clear()
+    assert caught_up == History(path).all_stats() == history_module.all_player_stats(History(path).entries(), [*bots, ("g1", 99)])
+
+
+def test_an_empty_file_reads_as_an_empty_history_and_is_left_as_it_is(tmp_path: Path) -> None:
+    path = tmp_path / "h.sqlite3"
+    path.touch()
+    assert (History(path).entries(), History(path).count(), History(path).all_stats()) == ([], 0, {})
+    assert path.read_bytes() == b""
