@@ -511,7 +511,7 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
             if not isinstance(seed, int) or isinstance(seed, bool):  # 1e999 is a float (infinity): a damaged save
                 continue
             check_seed(seed)
-        except (OSError, ValueError, KeyError, IndexError, TypeError):  # SessionError is a ValueError
+        except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):  # SessionError is a ValueError; a name not text
             continue
         rolls = sum(1 for line in lines if line.startswith('{"chance":"roll'))
         over = bool(lines) and lines[-1].startswith('{"end":')

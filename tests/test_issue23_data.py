@@ -154,7 +154,14 @@ def test_a_save_whose_seed_is_not_a_whole_number_is_left_off_the_list(tmp_path: 
     good = PlaySession.new(seed=8, seats=[Seat("Ann")], folder=tmp_path)
     bad = PlaySession.new(seed=9, seats=[Seat("Bob")], folder=tmp_path)
     bad.path.write_text(bad.path.read_text().replace('"seed":9', '"seed":1e999', 1))
+    nameless = PlaySession.new(seed=10, seats=[Seat("Cy")], folder=tmp_path)
+    nameless.path.write_text(nameless.path.read_text().replace('"name":"Cy"', '"name":7', 1))
     assert [g.id for g in list_games(tmp_path)] == [good.id]
+
+
+def test_a_log_of_two_bots_of_a_kind_still_reads() -> None:
+    log = play_game(4, [make_bot("greedy"), make_bot("greedy")])[1]
+    assert parse_log(log.text()).names == ("greedy", "greedy") and replay(parse_log(log.text())).is_over()
 
 
 # --------------------------------------------------------------------------- 23: a damaged history database

@@ -200,7 +200,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
         raise GameLogError(f'header: "seed" is a whole number from 0 to {MAX_SEED}, not {_short_value(seed)}', number)
     if not (isinstance(players, list) and players and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
         raise GameLogError('header: "players" must be a list of {"name": ..., "bot": ...}', number)
-    players = _checked_players(players, number)
+    players = _checked_players(players)
     most = played.play.max_players
     if len(players) > most:
         raise GameLogError(f"header: {len(players)} players, but a game of the {played.name} edition has at most {most}", number)
@@ -221,7 +221,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
     return log
 
 
-def _checked_players(players: list[dict[str, Any]], line: int) -> list[dict[str, Any]]:
+def _checked_players(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The players with their names as a game takes them (trimmed: a hand-edited " Ann " is Ann); GameLogError if one cannot be."""
     checked = []
     for number, player in enumerate(players, start=1):
@@ -229,10 +229,7 @@ def _checked_players(players: list[dict[str, Any]], line: int) -> list[dict[str,
             checked.append({**player, "name": player_name(player["name"])})
         except ValueError as error:
             raise GameLogError(f"player {number}: {error}") from None  # worded as play --resume always did
-    names = [p["name"] for p in checked]
-    if len(set(names)) != len(names):
-        raise GameLogError("header: two players have the same name", line)
-    return checked
+    return checked  # two bots of a kind share a name in play_game's logs: names need not differ here
 
 
 def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
