@@ -32,7 +32,7 @@ def command(host: str, port: int, open_browser: bool) -> None:
         from papillon.web.app import create_app
     except ImportError as error:
         raise click.ClickException(
-            f"papillon serve needs the 'serve' extra: pip install 'papillon[serve]' ({error.name} is missing)"
+            f"papillon serve needs the 'serve' extra: pip install 'papillon-gardens[serve]' ({error.name} is missing)"
         ) from None
     loopback = is_loopback(host)
     token = None if loopback else secrets.token_urlsafe(18)

@@ -45,6 +45,9 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
     if not sys.stderr.isatty():
         yield from items
         return
+    from papillon.cli import no_colour
+
+    clear = "\r" + " " * 79 + "\r" if no_colour() else "\r\x1b[K"  # a dumb terminal gets spaces, not an escape sequence
     start = time.monotonic()
     drawn = 0.0
     done = 0
@@ -60,7 +63,7 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
                 sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}  {_duration(left)} left ")
                 sys.stderr.flush()
     finally:
-        sys.stderr.write("\r\x1b[K")
+        sys.stderr.write(clear)
         sys.stderr.flush()
 
 
