@@ -235,7 +235,7 @@ def test_14_the_balance_tables_never_show_two_columns_with_one_name(runner):
     args = ["balance", "-n", "2", "--set", "scoring.enclosed=1,2", "--set", "rules.adjacency=orthogonal,king"]
     result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
-    headers = [line for line in result.stdout.splitlines() if line.startswith(("category ", "tile "))]
+    headers = [line for line in result.stdout.splitlines() if line.startswith(("category  ", "tile  "))]
     assert len(headers) == 2
     for header in headers:
         columns = re.split(r"\s{2,}", header.strip())[1:]
