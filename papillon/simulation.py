@@ -229,17 +229,19 @@ def _ignore_interrupt() -> None:
 CLUSTER_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler to answer: a peer that accepts and says nothing must not hang a run."""
 
-_CLUSTER_ADDRESS = re.compile(r"(?:(?:tcp|tls)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
+_CLUSTER_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
+_IN_PROCESS = re.compile(r"inproc://[\w.:/-]+")
+"""A scheduler in this very process (Dask's ``LocalCluster(processes=False)``, as tests make)."""
 
 
 def check_cluster_address(address: str) -> str:
-    """``local``, or ``tcp://HOST:PORT`` (``tls://`` too; ``HOST:PORT`` means tcp); SimulationError about ``cluster`` if not.
+    """``local``, or ``tcp://HOST:PORT`` (Dask's other schemes too; ``HOST:PORT`` means tcp); SimulationError about ``cluster`` if not.
 
     >>> check_cluster_address("tcp://10.0.0.5:8786")
     'tcp://10.0.0.5:8786'
     """
     match = _CLUSTER_ADDRESS.fullmatch(address)
-    if address != "local" and (match is None or not 1 <= int(match[2]) <= 65535):
+    if address != "local" and not _IN_PROCESS.fullmatch(address) and (match is None or not 1 <= int(match[2]) <= 65535):
         shown = quote(address)
         raise SimulationError(f"{shown}: expected tcp://HOST:PORT (like tcp://10.0.0.5:8786), or 'local'", parameter="cluster")
     return address
