@@ -226,6 +226,10 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class ClusterTimeoutError(SimulationError):
+    """A Dask scheduler did not answer in time (a front end may say how to wait longer)."""
+
+
 CLUSTER_TIMEOUT = 10.0
 """Seconds to wait for a Dask scheduler to answer: a peer that accepts and says nothing must not hang a run."""
 
@@ -270,9 +274,7 @@ def _connect(address: str, timeout: float) -> tuple[Any, int]:
     thread.start()
     thread.join(timeout + 1)  # Dask's own connect timeout first, when it is the one that fires
     if thread.is_alive():
-        raise SimulationError(
-            f"no answer from a Dask scheduler at {address} within {timeout:g} s (is one running there? --cluster-timeout waits longer)"
-        )
+        raise ClusterTimeoutError(f"no answer from a Dask scheduler at {address} within {timeout:g} s (is one running there?)")
     error = outcome.get("error")
     if isinstance(error, OSError):  # refused, unreachable, timed out connecting
         raise SimulationError(f"cannot reach the Dask scheduler at {address}: {quote(str(error), '')}")

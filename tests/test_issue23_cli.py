@@ -3,6 +3,7 @@ number in the name) and checks the exact words, the exit status and that nothing
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import json
@@ -189,7 +190,9 @@ def test_11_score_render_refuses_to_overwrite_a_picture_without_force(runner, tm
     assert picture.read_bytes().startswith(b"\x89PNG")
 
 
-@pytest.mark.parametrize(("extra", "magic"), [([], b"\x89PNG\r\n\x1a\n"), (["--format", "png"], b"\x89PNG"), (["--format", "pdf"], b"%PDF-")])
+@pytest.mark.parametrize(
+    ("extra", "magic"), [([], b"\x89PNG\r\n\x1a\n"), (["--format", "png"], b"\x89PNG"), (["--format", "pdf"], b"%PDF-")]
+)
 def test_11_render_dash_writes_the_picture_to_standard_output(runner, extra, magic):
     result = runner.invoke(main, ["render", str(EXAMPLE), "-o", "-", *extra])
     assert result.exit_code == 0, result.stderr
@@ -255,13 +258,14 @@ def test_16_the_readme_documents_completion_for_bash_zsh_and_fish():
 
 @pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
 def test_16_each_documented_completion_command_gives_a_script(shell, tmp_path):
-    env = {**os.environ, f"_PAPILLON_COMPLETE": f"{shell}_source", "PATH": f"{PAPILLON.parent}:{os.environ['PATH']}"}
+    env = {**os.environ, "_PAPILLON_COMPLETE": f"{shell}_source", "PATH": f"{PAPILLON.parent}:{os.environ['PATH']}"}
     done = subprocess.run([str(PAPILLON)], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 0 and done.stderr == ""
     assert "_papillon_completion" in done.stdout
     if shell == "bash" and shutil.which("bash"):
         (line,) = [line for line, s in COMPLETION.findall((ROOT / "README.md").read_text(encoding="utf-8")) if s == "bash"]
-        script = line.split("#")[0] + '\nCOMP_WORDS=(papillon sc); COMP_CWORD=1; _papillon_completion papillon; printf "%s\\n" "${COMPREPLY[@]}"'
+        ask = 'COMP_WORDS=(papillon sc); COMP_CWORD=1; _papillon_completion papillon; printf "%s\\n" "${COMPREPLY[@]}"'
+        script = line.split("#")[0] + "\n" + ask
         completed = subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=60, cwd=tmp_path)
         assert completed.stdout.split() == ["scan", "score"], completed.stderr
 
@@ -335,10 +339,8 @@ def _peer(reply: bytes | None):  # type: ignore[no-untyped-def]
                 continue
             held.append(peer)
             if reply is not None:
-                try:
+                with contextlib.suppress(OSError):
                     peer.sendall(reply)
-                except OSError:
-                    pass
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
@@ -361,7 +363,7 @@ def test_28_a_peer_that_never_answers_times_out_in_one_line():
     assert done.returncode == 1
     assert one_line(done.stderr) == (
         f"papillon balance: error: no answer from a Dask scheduler at tcp://127.0.0.1:{port} within 2 s "
-        "(is one running there? --cluster-timeout waits longer)"
+        "(is one running there?); --cluster-timeout SECONDS waits longer"
     )
     assert took < 30
 

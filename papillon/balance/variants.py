@@ -72,7 +72,7 @@ def parse_set(text: str) -> Setting:
 
 def _over_bounds(text: str) -> str:
     """What puts ``--set`` values past the bounds an edition file has (:func:`papillon.files.loads_toml`), or ''."""
-    if re.search(r"\d{%d,}" % (MAX_INT_DIGITS + 1), text):
+    if re.search(rf"\d{{{MAX_INT_DIGITS + 1},}}", text):
         return f"a number of more than {MAX_INT_DIGITS} digits"
     depth = deepest = 0
     for char in text:  # brackets inside quotes count too: a value that deep is no edition's anyway

@@ -14,7 +14,7 @@ from papillon.cli import usage_error
 from papillon.cli.common import check_output, write_output
 from papillon.cli.simulate import GAMES, JOBS, BotType, progress
 from papillon.errors import EditionError
-from papillon.simulation import CLUSTER_TIMEOUT, workers_for
+from papillon.simulation import CLUSTER_TIMEOUT, ClusterTimeoutError, workers_for
 
 
 @click.command(name="balance")
@@ -90,6 +90,8 @@ def command(
             label = "bots playing" if ladder else f"{bot} playing"
             for number, result in progress(play(variants, seed, games, workers), games * len(variants), label):
                 collector.add(number, result)
+    except ClusterTimeoutError as error:
+        raise click.ClickException(f"{error}; --cluster-timeout SECONDS waits longer") from None
     except KeyboardInterrupt:
         interrupted = True
         click.echo(f"interrupted: reporting the {len(collector.complete())} games every variant finished", err=True)

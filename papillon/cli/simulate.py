@@ -104,7 +104,7 @@ def command(games: int, bot: str, seed: int, jobs: int, as_json: bool, logs_dir:
                     try:
                         write_atomic(target, result.log)
                     except OSError as error:
-                        raise click.UsageError(f"cannot write the game log {target}: {error.strerror or error}") from None
+                        raise click.ClickException(f"cannot write the game log {target}: {error.strerror or error}") from None
                 if as_json:
                     click.echo(json.dumps(result.to_json(), separators=(", ", ": ")))
                 tally.add(result)
@@ -125,4 +125,4 @@ def _check_logs_dir(directory: Path) -> None:
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as error:
-        raise click.UsageError(f"cannot write the game logs to {directory}: {error.strerror or error}") from None
+        raise click.ClickException(f"cannot write the game logs to {directory}: {error.strerror or error}") from None  # a failed write: 1
