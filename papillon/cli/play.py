@@ -303,7 +303,7 @@ def log_problem(error: SessionError) -> click.ClickException:
     callback=_picture_path,
     help="Picture of the final garden: a .png or .pdf path, or 'none' [default: next to the save file].",
 )
-@click.option("--color/--no-color", default=None, help="Colour the garden (default: when the terminal supports it).")
+@click.option("--color/--no-color", default=None, help="Colour the garden (default: on a colour terminal, unless NO_COLOR or TERM=dumb).")
 @edition_option
 @click.pass_context
 def command(
