@@ -526,3 +526,14 @@ def test_29_libtiff_says_nothing_where_papillon_opens_an_image(call):
     done = subprocess.run([sys.executable, "-c", BAD_TIFF.format(call=call)], capture_output=True, text=True, timeout=120)
     assert done.stderr == ""
     assert "Traceback" not in done.stdout
+
+
+@pytest.mark.parametrize(("env", "colours"), [({}, None), ({"NO_COLOR": "1"}, False), ({"TERM": "dumb"}, False)])
+def test_10_the_web_server_log_has_no_colour_when_asked(runner, monkeypatch, env, colours):
+    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("starlette")
+    asked = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: asked.update(options))
+    result = runner.invoke(main, ["serve", "--port", "8765"], env=env)
+    assert result.exit_code == 0, result.output
+    assert asked["use_colors"] is colours  # None: uvicorn's own choice, colour on a terminal
