@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from papillon.errors import quote
+
 SIZE = 5
 COLUMNS = "ABCDE"
 ROWS = "12345"
@@ -62,7 +64,7 @@ def parse_plot(text: str) -> Plot:
     """
     name = text.strip().upper()
     if len(name) != 2 or name[0] not in COLUMNS or name[1] not in ROWS:
-        raise ValueError(f"not a plot name: {text!r} (expected A1 to E5)")
+        raise ValueError(f"not a plot name: {quote(text)} (expected A1 to E5)")  # quote cuts a pasted page short
     return plot_at(COLUMNS.index(name[0]), ROWS.index(name[1]))
 
 
@@ -131,7 +133,7 @@ def parse_edge(text: str) -> Edge:
     """
     parts = text.split("-")
     if len(parts) != 2:
-        raise ValueError(f"not an edge name: {text!r} (expected two plots like 'A1-A2')")
+        raise ValueError(f"not an edge name: {quote(text)} (expected two plots like 'A1-A2')")
     return edge_between(parse_plot(parts[0]), parse_plot(parts[1]))
 
 

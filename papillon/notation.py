@@ -22,6 +22,7 @@ import itertools
 import json
 import operator
 import re
+import unicodedata
 from functools import cache
 from typing import Any
 
@@ -68,7 +69,8 @@ def player_name(text: str) -> str:
     """A name as a person typed it, ready for a ``player:`` line; ValueError (one line) if it cannot be one.
 
     Spaces around it are dropped.  Refused: an empty name, ``#`` (the notation reads it as the start of
-    a comment and has no escape for it), and characters that print as nothing or break the line.
+    a comment and has no escape for it), characters that print as nothing or break the line, and a
+    name with nothing visible (a lone accent, a Hangul filler: it would show as a blank).
 
     >>> player_name("  Zoé ")
     'Zoé'
@@ -85,9 +87,21 @@ def player_name(text: str) -> str:
     invisible = next((ch for ch in name if not ch.isprintable()), None)
     if invisible is not None:
         raise ValueError(f"a name cannot hold the invisible or control character U+{ord(invisible):04X}: {quote(name)}")
+    if not any(_visible(ch) for ch in name):
+        only = ", ".join(f"U+{ord(ch):04X}" for ch in dict.fromkeys(name))
+        raise ValueError(f"a name needs a visible character, got only {only}: {quote(name)}")
     if len(name) > MAX_NAME:
         raise ValueError(f"a name has at most {MAX_NAME} characters, got {len(name)}: {quote(name)}")
     return name
+
+
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Printable characters that draw nothing: the Hangul fillers and the blank Braille pattern."""
+
+
+def _visible(ch: str) -> bool:
+    """Whether ``ch`` leaves a mark on its own: not a space, not a combining mark alone, not a blank filler."""
+    return ch != " " and ch not in _BLANK_LETTERS and unicodedata.category(ch) not in ("Mn", "Me")
 
 
 def metadata_comments(text: str) -> list[tuple[int, str, str]]:

@@ -404,6 +404,22 @@ class PlaySession:
 # --------------------------------------------------------------------------- choices
 
 
+def numbered(text: str, most: int) -> int | None:
+    """The number 1 to ``most`` that ``text`` is (ASCII digits only), or None.
+
+    The digits are counted before they are read: a pasted page of them is simply not a choice
+    (Python refuses to read a number of more than 4,300 digits).
+
+    >>> numbered("2", 3), numbered("4", 3), numbered("9" * 5000, 3), numbered("²", 3)
+    (2, None, None, None)
+    """
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or len(text.lstrip("0")) > len(str(most)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= most else None
+
+
 def match_choice(text: str, legal: Sequence[str]) -> str:
     """The action a person meant: a number, the action itself, or its object alone where only one action has it.
 
@@ -417,9 +433,10 @@ def match_choice(text: str, legal: Sequence[str]) -> str:
     legal = tuple(legal)
     words = " ".join(text.split())
     if words.isascii() and words.isdigit():
-        if not 1 <= int(words) <= len(legal):
+        number = numbered(words, len(legal))
+        if number is None:
             raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
-        return legal[int(words) - 1]
+        return legal[number - 1]
     if words in legal:
         return words
     folded = words.casefold()

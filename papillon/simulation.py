@@ -21,6 +21,7 @@ import os
 import re
 import signal
 import sys
+import threading
 from collections import Counter, deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -31,7 +32,7 @@ from typing import Any, Protocol
 from papillon.edition import Edition, edition_from_toml
 from papillon.engine.bots import BOTS, Bot, SearchBot, make_bot
 from papillon.engine.log import game_seed, play_game
-from papillon.errors import SimulationError
+from papillon.errors import SimulationError, quote
 from papillon.score import CATEGORY_TITLES
 
 MAX_GAMES = 10**9
@@ -57,8 +58,8 @@ def bot_names() -> tuple[str, ...]:
 
 def make_player(spec: str) -> Bot:
     """A bot from its name, or ``search:N`` for the search bot with an iteration budget of N rollouts."""
-    name, _, level = spec.partition(":")
-    if name == "search" and level:
+    name, colon, level = spec.partition(":")
+    if name == "search" and colon:  # "search:" with no budget is a slip, not the default search bot
         if not (level.isascii() and level.isdigit() and 1 <= int(level) <= MAX_ROLLOUTS):
             raise SimulationError(f"bad bot {spec!r}: search:N takes a whole number N from 1 to {MAX_ROLLOUTS}")
         bot = SearchBot(rollouts=int(level))
@@ -225,31 +226,92 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class ClusterTimeoutError(SimulationError):
+    """A Dask scheduler did not answer in time (a front end may say how to wait longer)."""
+
+
+CLUSTER_TIMEOUT = 10.0
+"""Seconds to wait for a Dask scheduler to answer: a peer that accepts and says nothing must not hang a run."""
+
+_CLUSTER_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
+_IN_PROCESS = re.compile(r"inproc://[\w.:/-]+")
+"""A scheduler in this very process (Dask's ``LocalCluster(processes=False)``, as tests make)."""
+
+
+def check_cluster_address(address: str) -> str:
+    """``local``, or ``tcp://HOST:PORT`` (Dask's other schemes too; ``HOST:PORT`` means tcp); SimulationError about ``cluster`` if not.
+
+    >>> check_cluster_address("tcp://10.0.0.5:8786")
+    'tcp://10.0.0.5:8786'
+    """
+    match = _CLUSTER_ADDRESS.fullmatch(address)
+    if address != "local" and not _IN_PROCESS.fullmatch(address) and (match is None or not 1 <= int(match[2]) <= 65535):
+        shown = quote(address)
+        raise SimulationError(f"{shown}: expected tcp://HOST:PORT (like tcp://10.0.0.5:8786), or 'local'", parameter="cluster")
+    return address
+
+
+def _connect(address: str, timeout: float) -> tuple[Any, int]:
+    """A Dask client of the scheduler at ``address`` and its worker threads; SimulationError (one line) if none answers.
+
+    Dask's own timeout covers the TCP connection only: a peer that accepts and then says nothing
+    would hold the handshake for minutes.  So the connection is made in a thread of its own,
+    waited for ``timeout`` seconds, and left to die with the process when it does not answer.
+    """
+    from distributed import Client
+
+    outcome: dict[str, Any] = {}
+
+    def attempt() -> None:
+        try:
+            client = Client(address, timeout=f"{timeout}s")
+            outcome["workers"] = client.scheduler_info().get("workers", {})
+            outcome["client"] = client
+        except BaseException as error:  # whatever a peer that is not Dask makes the client raise: reported below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=attempt, name="papillon-dask-connect", daemon=True)
+    thread.start()
+    thread.join(timeout + 1)  # Dask's own connect timeout first, when it is the one that fires
+    if thread.is_alive():
+        raise ClusterTimeoutError(f"no answer from a Dask scheduler at {address} within {timeout:g} s (is one running there?)")
+    error = outcome.get("error")
+    if isinstance(error, OSError):  # refused, unreachable, timed out connecting
+        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {quote(str(error), '')}")
+    if error is not None:
+        raise SimulationError(f"{address} is not a Dask scheduler (it answered, but not in Dask's protocol: {type(error).__name__})")
+    workers = outcome["workers"]
+    count = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+    return outcome["client"], count
+
+
 @contextmanager
-def cluster_workers(address: str, local_workers: int = 2) -> Iterator[Workers]:
+def cluster_workers(address: str, local_workers: int = 2, timeout: float = CLUSTER_TIMEOUT) -> Iterator[Workers]:
     """The workers of a Dask cluster at ``address`` (``tcp://host:8786``), or of a new local one (``local``).
 
     ``local`` starts ``local_workers`` worker processes on this machine, bound to
-    the loopback interface, and stops them at the end.
+    the loopback interface, and stops them at the end.  A scheduler that does not
+    answer within ``timeout`` seconds is a SimulationError.
     """
+    check_cluster_address(address)
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise SimulationError("playing on a Dask cluster needs Dask: install papillon's 'cluster' extra (dask[distributed])") from None
+        raise SimulationError("playing on a Dask cluster needs Dask: pip install 'papillon-gardens[cluster]'") from None
     cluster = None
-    try:
-        if address == "local":
-            check_jobs(local_workers)
+    if address == "local":
+        check_jobs(local_workers)
+        try:
             cluster = LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None)
             client = Client(cluster)
-        else:
-            client = Client(address, timeout="10s")
-    except OSError as error:
-        if cluster is not None:
-            cluster.close()
-        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    try:
+        except OSError as error:
+            if cluster is not None:
+                cluster.close()
+            raise SimulationError(f"cannot start a local Dask cluster: {error}") from None
         count = max(1, sum(int(w.get("nthreads", 1)) for w in client.scheduler_info().get("workers", {}).values()))
+    else:
+        client, count = _connect(address, timeout)
+    try:
         yield Workers(count, lambda batch: client.submit(play_batch, batch, pure=False))
     finally:
         client.close()
@@ -258,13 +320,13 @@ def cluster_workers(address: str, local_workers: int = 2) -> Iterator[Workers]:
 
 
 @contextmanager
-def workers_for(jobs: int = 1, cluster: str | None = None) -> Iterator[Workers]:
+def workers_for(jobs: int = 1, cluster: str | None = None, *, timeout: float = CLUSTER_TIMEOUT) -> Iterator[Workers]:
     """Local processes, or a Dask cluster when ``cluster`` names one (``jobs`` then sizes a ``local`` one)."""
     if cluster is None:
         with local_workers(jobs) as workers:
             yield workers
     else:
-        with cluster_workers(cluster, max(2, jobs)) as workers:
+        with cluster_workers(cluster, max(2, jobs), timeout) as workers:
             yield workers
 
 

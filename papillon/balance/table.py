@@ -54,6 +54,31 @@ def difficulty(report: BalanceReport) -> list[tuple[int, str]]:
 LEVEL_WORDS = {1: ("all alike",), 2: ("easy", "hard"), 3: ("easy", "medium", "hard"), 4: ("easy", "medium", "hard", "hardest")}
 
 
+def short_labels(labels: list[str], width: int) -> list[str]:
+    """Variant names for table columns of ``width``: each distinct, none cut into another's look-alike.
+
+    The first way that fits every name and keeps them apart: the names as they are; without the
+    words every name shares; with each ``key=value`` word's key cut to its last part; the values
+    alone; and last, cut names numbered (``1: scoring.enc…``).
+
+    >>> short_labels(["scoring.enclosed=1 rules.adjacency=orthogonal", "scoring.enclosed=1 rules.adjacency=king"], 22)
+    ['adjacency=orthogonal', 'adjacency=king']
+    """
+    words = [label.split(" ") for label in labels]
+    shared = set.intersection(*(set(w) for w in words)) if len(words) > 1 else set()
+    own = [[w for w in ws if w not in shared] or ws for ws in words]
+    tries = [
+        labels,
+        [" ".join(ws) for ws in own],
+        [" ".join(w.partition("=")[0].rsplit(".", 1)[-1] + w.partition("=")[1] + w.partition("=")[2] for w in ws) for ws in own],
+        [" ".join(w.partition("=")[2] or w for w in ws) for ws in own],
+    ]
+    for shown in tries:
+        if all(len(s) <= width for s in shown) and len(set(shown)) == len(shown):
+            return shown
+    return [_cut(f"{i}: {label}", width) for i, label in enumerate(tries[-1], start=1)]
+
+
 def text(report: BalanceReport) -> str:
     variants = report.variants
     width = max(12, *(len(v.label) for v in variants)) + 2
@@ -77,9 +102,12 @@ def text(report: BalanceReport) -> str:
             assert t is not None
             tally = f"{t.better}/{t.worse}/{t.same}"
             lines.append(f"{v.label:<{width}}{change(t):<24}{p_value(t.p):>8}  {tally:<20}{verdict(t)}")
+    columns = short_labels([v.label for v in variants], 22)
     lines += ["", "category means" + ("" if len(variants) == 1 else f" (change against {first!r})"), ""]
+    if columns != [v.label for v in variants]:
+        lines += [f"  {column}: {v.label}" for column, v in zip(columns, variants, strict=True) if column != v.label] + [""]
     categories = list(variants[0].categories)
-    lines.append(f"{'category':<20}" + "".join(f"{_cut(v.label, 22):>24}" for v in variants))
+    lines.append(f"{'category':<20}" + "".join(f"{column:>24}" for column in columns))
     for c in categories:
         cells = []
         for v in variants:
@@ -88,11 +116,11 @@ def text(report: BalanceReport) -> str:
             cells.append(f"{mean:.2f}" + (f" ({delta.difference.mean:+.2f})" if delta is not None else ""))
         lines.append(f"{CATEGORY_TITLES.get(c, c):<20}" + "".join(f"{cell:>24}" for cell in cells))
     lines += ["", "feature tiles: % of games the bot takes it / points per copy when taken", ""]
-    lines.append(f"{'tile':<20}" + "".join(f"{_cut(v.label, 22):>24}" for v in variants))
+    lines.append(f"{'tile':<20}" + "".join(f"{column:>24}" for column in columns))
     for i, tile in enumerate(variants[0].tiles):
         cells = [_tile_cell(v, i) for v in variants]
         lines.append(f"{_cut(tile.name, 18) + ' ' + tile.code:<20}" + "".join(f"{cell:>24}" for cell in cells))
-    lines += ["", f"{'':<20}" + "".join(f"{_cut(v.label, 22):>24}" for v in variants)]
+    lines += ["", f"{'':<20}" + "".join(f"{column:>24}" for column in columns)]
     lines.append(f"{'critters gained':<20}" + "".join(f"{v.critters.mean:>24.2f}" for v in variants))
     lines.append(f"{'patches enclosed':<20}" + "".join(f"{_rate(v.enclosure_rate):>24}" for v in variants))
     lines.append(f"{'games enclosing':<20}" + "".join(f"{_rate(v.games_with_enclosure):>24}" for v in variants))

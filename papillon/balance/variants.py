@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 import tomllib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from papillon.edition import Edition, edition_from_toml, load_edition, standard_edition
-from papillon.errors import EditionError
+from papillon.errors import EditionError, quote
+from papillon.files import MAX_INT_DIGITS, MAX_TOML_DEPTH, loads_toml
 from papillon.simulation import edition_toml, toml_text
 
 STANDARD = "standard"
@@ -59,10 +61,26 @@ def parse_set(text: str) -> Setting:
         raise EditionError(
             f"{text!r}: expected KEY=VALUE[,VALUE...] with a dotted edition key, like scoring.enclosed=1,2", parameter="settings"
         )
+    bound = _over_bounds(values)
+    if bound:
+        raise EditionError(f"{quote(key, '')}: {quote(values)}: {bound}", parameter="settings")
     texts = tuple(part.strip() for part in _split_values(values))
     if not texts or not all(texts):
         raise EditionError(f"{text!r}: a value is missing (expected KEY=VALUE[,VALUE...])", parameter="settings")
     return Setting(key, tuple(_value(t) for t in texts), texts)
+
+
+def _over_bounds(text: str) -> str:
+    """What puts ``--set`` values past the bounds an edition file has (:func:`papillon.files.loads_toml`), or ''."""
+    if re.search(rf"\d{{{MAX_INT_DIGITS + 1},}}", text):
+        return f"a number of more than {MAX_INT_DIGITS} digits"
+    depth = deepest = 0
+    for char in text:  # brackets inside quotes count too: a value that deep is no edition's anyway
+        depth += (char in "[{") - (char in "]}")
+        deepest = max(deepest, depth)
+    if deepest > MAX_TOML_DEPTH:
+        return f"nested deeper than {MAX_TOML_DEPTH} levels"
+    return ""
 
 
 def _split_values(text: str) -> list[str]:
@@ -90,7 +108,7 @@ def _split_values(text: str) -> list[str]:
 
 def _value(text: str) -> Any:
     try:
-        return tomllib.loads(f"v = {text}")["v"]
+        return loads_toml(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         return text  # a bare word: king, best, red
 

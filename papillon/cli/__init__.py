@@ -76,6 +76,8 @@ class PapillonGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the CLI; a usage mistake is one line on stderr and exit status 2."""
         kwargs["standalone_mode"] = False
+        if no_colour():
+            kwargs.setdefault("color", False)  # every click.echo of every command then drops its styles
         real_stdout = sys.stdout
         sys.stdout = _GuardedOutput(real_stdout)
         try:
@@ -128,6 +130,14 @@ class PapillonGroup(click.Group):
         except click.ClickException as error:
             click.echo(f"{_command_path(ctx)}: error: {error.format_message()}", err=True)
             ctx.exit(error.exit_code)
+
+
+def no_colour() -> bool:
+    """Whether the user asked for no escape sequences: ``NO_COLOR`` set and not empty (no-color.org), or ``TERM=dumb``.
+
+    An explicit ``--color`` still wins, as the convention asks of an option given for one run.
+    """
+    return bool(os.environ.get("NO_COLOR")) or os.environ.get("TERM") == "dumb"
 
 
 class OutputError(Exception):

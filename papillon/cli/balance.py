@@ -14,7 +14,7 @@ from papillon.cli import usage_error
 from papillon.cli.common import check_output, write_output
 from papillon.cli.simulate import GAMES, JOBS, BotType, progress
 from papillon.errors import EditionError
-from papillon.simulation import workers_for
+from papillon.simulation import CLUSTER_TIMEOUT, ClusterTimeoutError, workers_for
 
 
 @click.command(name="balance")
@@ -28,6 +28,14 @@ from papillon.simulation import workers_for
 @click.option("--ladder", is_flag=True, help=f"Compare the bots {', '.join(LADDER)} on the (first) edition instead.")
 @click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes (results do not depend on it).")
 @click.option("--cluster", metavar="ADDRESS", help="Play on a Dask cluster (tcp://HOST:8786), or 'local' for one on this machine.")
+@click.option(
+    "--cluster-timeout",
+    type=click.FloatRange(0.1, 3600),
+    default=CLUSTER_TIMEOUT,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for the --cluster scheduler to answer.",
+)
 @click.option("--json", "as_json", is_flag=True, help="The report as JSON, every game in seed order (equal runs give equal bytes).")
 @click.option("-o", "--output", metavar="FILE.html", help="Also write an HTML report with plots.")
 @click.option("--force", is_flag=True, help="Overwrite the -o file.")
@@ -40,6 +48,7 @@ def command(
     ladder: bool,
     jobs: int,
     cluster: str | None,
+    cluster_timeout: float,
     as_json: bool,
     output: str | None,
     force: bool,
@@ -61,6 +70,7 @@ def command(
         if not output.lower().endswith((".html", ".htm")):
             raise click.UsageError(f"-o {output}: the report is HTML: name the file FILE.html")
         check_output(output, force)
+        _check_plots_extra(output)  # before the games: a -n 2000 run is minutes
     try:
         if ladder:
             if settings or len(editions) > 1:
@@ -76,10 +86,12 @@ def command(
     collector = Collector(variants)
     interrupted = False
     try:
-        with workers_for(jobs, cluster) as workers:
+        with workers_for(jobs, cluster, timeout=cluster_timeout) as workers:
             label = "bots playing" if ladder else f"{bot} playing"
             for number, result in progress(play(variants, seed, games, workers), games * len(variants), label):
                 collector.add(number, result)
+    except ClusterTimeoutError as error:
+        raise click.ClickException(f"{error}; --cluster-timeout SECONDS waits longer") from None
     except KeyboardInterrupt:
         interrupted = True
         click.echo(f"interrupted: reporting the {len(collector.complete())} games every variant finished", err=True)
@@ -93,11 +105,15 @@ def command(
         sys.exit(130)
 
 
-def _write_html(output: str, report: BalanceReport, ladder: bool, force: bool) -> None:
+def _check_plots_extra(output: str) -> None:
+    """The HTML report's plots need matplotlib (the ``lab`` extra): a missing one is one line, exit 1."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise click.UsageError("-o needs matplotlib: install papillon's 'lab' extra") from None
+        raise click.ClickException(f"-o {output} draws plots with matplotlib: pip install 'papillon-gardens[lab]'") from None
+
+
+def _write_html(output: str, report: BalanceReport, ladder: bool, force: bool) -> None:
     from papillon.balance.report import html_report
 
     write_output(output, html_report(report, ladder), force)

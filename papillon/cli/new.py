@@ -7,6 +7,7 @@ import click
 from papillon.cli.common import edition_option, starting_fields_option, write_output
 from papillon.edition import Edition
 from papillon.garden import Garden
+from papillon.notation import player_name
 
 
 def legend(edition: Edition) -> str:
@@ -37,6 +38,11 @@ def command(
     edition: Edition,
 ) -> None:
     """Print a blank garden (the starting fields filled in) to copy a paper sheet into."""
+    if player is not None:
+        try:  # the one name rule every front end uses
+            player = player_name(player)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="'--player'") from None
     garden = Garden.empty(starting_fields, edition)
     meta = {key: value for key, value in (("player", player), ("date", date)) if value}
     try:

@@ -43,6 +43,7 @@ from papillon.session import (
     check_seed,
     explain_choices,
     name_seats,
+    numbered,
     random_seed,
     read_log,
     standings,
@@ -245,8 +246,8 @@ def _check_save(save: Path, force: bool, resume: str | None) -> None:
     try:  # the autosave writes through a temporary file in that directory: try one now
         with tempfile.TemporaryFile(dir=directory):
             pass
-    except OSError as error:
-        raise click.UsageError(f"cannot save to {save}: {error.strerror or error}") from None
+    except OSError as error:  # a failed write (exit 1), not a mistake on the command line
+        raise click.ClickException(f"cannot save to {save}: {error.strerror or error}") from None
 
 
 def _picture_path(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -302,7 +303,7 @@ def log_problem(error: SessionError) -> click.ClickException:
     callback=_picture_path,
     help="Picture of the final garden: a .png or .pdf path, or 'none' [default: next to the save file].",
 )
-@click.option("--color/--no-color", default=None, help="Colour the garden (default: when the terminal supports it).")
+@click.option("--color/--no-color", default=None, help="Colour the garden (default: on a colour terminal, unless NO_COLOR or TERM=dumb).")
 @edition_option
 @click.pass_context
 def command(
@@ -434,9 +435,9 @@ def _command(game: Terminal, line: str, color: bool | None) -> bool:
         click.echo(HELP)
         return True
     if word == "?":
-        number = rest.strip()
-        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(state.legal_actions()):
-            click.echo(explain_text(state, int(number) - 1))
+        number = numbered(rest, len(state.legal_actions()))
+        if number is not None:
+            click.echo(explain_text(state, number - 1))
         else:
             click.echo(explain_text(state))
         return True
@@ -448,9 +449,9 @@ def _command(game: Terminal, line: str, color: bool | None) -> bool:
         click.echo(scores_text(state))
         return True
     if word in ("g", "look"):
-        number = rest.strip()
-        if number.isascii() and number.isdigit() and 1 <= int(number) <= len(state.boards):
-            player = int(rest) - 1
+        number = numbered(rest, len(state.boards))
+        if number is not None:
+            player = number - 1
             click.echo(f"── {state.game.players[player]} ── score now {state.score(player)}")
             click.echo(coloured_garden(state, player), color=color)
             click.echo(fill_sheet(state, player), color=color)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import textwrap
 from typing import Any
 
 import click
@@ -11,13 +13,18 @@ from papillon.cli.play import read_game_log
 from papillon.edition import Edition
 from papillon.engine.log import GameLogError, replay
 from papillon.engine.state import GameState
+from papillon.engine.text import card_text, die_text
 from papillon.notation import format_grid
 from papillon.report import Scored, breakdown
 
 
 @click.command(name="replay")
 @click.argument("log_file", metavar="LOG", type=click.Path(dir_okay=False, exists=True))
-@click.option("--step", is_flag=True, help="Show every player's garden at the end of each round.")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Round by round: the cards revealed, the dice rolled, each choice and the gardens (Enter for the next round in a terminal).",
+)
 @click.option(
     "--garden",
     "garden_only",
@@ -42,22 +49,13 @@ def command(log_file: str, step: bool, garden_only: bool, player: int | None, ed
         # `papillon score -` reads one garden: two in a row would not score.
         raise click.UsageError(f"--garden prints one garden and the game has {len(log.players)} players: pick one with --player N")
 
-    shown = 0
-
-    def show_round(state: GameState, event: dict[str, Any]) -> None:
-        nonlocal shown
-        done = state.round if state.is_over() else state.round - 1
-        if done > shown:
-            shown = done
-            click.echo(f"== after round {done} ==")
-            for i in players:
-                click.echo(f"{log.names[i]}: score now {state.score(i)}")
-                click.echo(format_grid(state.garden(i)))
-
+    stepper = Stepper(log.names, players, pause=step and not garden_only and interactive())
     try:
-        final = replay(log, show_round if step else None)
+        final = replay(log, stepper.show if step else None)
     except GameLogError as error:
         raise click.ClickException(f"{log_file}: {error}") from None
+    except StopReplay:
+        return
     if not final.is_over():
         click.echo(f"(the log stops in round {final.round}: {final.prompt()})", err=True)
     for i in players:
@@ -66,4 +64,56 @@ def command(log_file: str, step: bool, garden_only: bool, player: int | None, ed
             click.echo(garden.to_notation(), nl=False)
             continue
         click.echo(garden.to_notation())
-        click.echo(breakdown(Scored("Final garden", garden, final.score_card(i))))
+        title = "Final garden" if final.is_over() else f"Garden so far (round {final.round} of {final.edition.rules.rounds}, unfinished)"
+        click.echo(breakdown(Scored(title, garden, final.score_card(i))))
+
+
+def interactive() -> bool:
+    """Whether a person reads along at a terminal (then --step waits for Enter between rounds)."""
+    return sys.stdin.isatty()
+
+
+class StopReplay(Exception):
+    """The person stepping through a game typed q."""
+
+
+class Stepper:
+    """``replay --step``: each round's cards, dice and choices as the log replays, then the gardens."""
+
+    def __init__(self, names: tuple[str, ...] | list[str], players: range, *, pause: bool) -> None:
+        self.names = names
+        self.players = players
+        self.pause = pause
+        self.announced = 0
+        self.shown = 0
+        self.choices: dict[int, list[str]] = {}
+
+    def show(self, state: GameState, event: dict[str, Any]) -> None:
+        if "chance" in event:
+            if state.cards() and state.dice() and state.round > self.announced:  # the round's reveal and roll are both in
+                self.announced = state.round
+                click.echo(f"== round {state.round} ==")
+                click.echo("revealed: " + "\n          ".join(card_text(card) for card in state.cards()))  # a card a line
+                click.echo(_wrapped("rolled: ", [die_text(face) for face in state.dice()], ", "))
+        elif event["player"] in self.players:
+            self.choices.setdefault(event["player"], []).append(str(event["action"]))
+        done = state.round if state.is_over() else state.round - 1
+        if done <= self.shown:
+            return
+        self.shown = done
+        for i in self.players:
+            if i in self.choices:
+                click.echo(_wrapped(f"{self.names[i]} chose: ", self.choices[i], ", "))
+            click.echo(f"{self.names[i]}: score now {state.score(i)}")
+            click.echo(format_grid(state.garden(i)))
+        self.choices = {}
+        if self.pause and not state.is_over():
+            click.echo(f"(Enter: round {done + 1}, q: stop) ", nl=False)
+            answer = sys.stdin.readline()
+            if not answer or answer.strip().lower() in ("q", "quit"):
+                raise StopReplay
+
+
+def _wrapped(label: str, items: list[str], separator: str) -> str:
+    """``label`` and the items on lines of at most 80 columns, never cutting an item."""
+    return textwrap.fill(separator.join(items), 80, initial_indent=label, subsequent_indent="  ", break_long_words=False)

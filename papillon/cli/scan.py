@@ -72,6 +72,8 @@ def command(
         try:
             check_debug_dir(debug_dir)
         except ScanError as error:
+            if error.parameter is None:  # the folder cannot be made: a failed write, exit 1
+                raise click.ClickException(str(error)) from None
             raise usage_error(error) from None
     interactive = sys.stdin.isatty() and not as_json
     failed = False

@@ -40,6 +40,7 @@ from papillon.score import score
     metavar="DIR",
     help="Also draw each scored garden, with its scoring, as DIR/NAME.png (the directory is created).",
 )
+@click.option("--force", is_flag=True, help="Overwrite pictures already in the --render DIR.")
 @click.option("--accept-uncertain", is_flag=True, help="Score even where a photo's reading (or a '# ?' mark) needs review.")
 @fields_option
 @click.option("--record", is_flag=True, help="Also add each scored garden to the score history (see papillon history).")
@@ -48,6 +49,7 @@ def command(
     edition: Edition,
     as_json: bool,
     render_dir: str | None,
+    force: bool,
     accept_uncertain: bool,
     fields: str | None,
     record: bool,
@@ -65,10 +67,15 @@ def command(
     Exit status: 0 when every input scored, 1 when any input was bad (each
     bad input gets one line on stderr; the good ones are still scored).
     """
+    pictures = picture_paths(sources, Path(render_dir)) if render_dir is not None else []
+    for picture in pictures:  # before any work, as -o is: a picture someone kept is not replaced unasked
+        if picture.exists() and not force:
+            raise click.UsageError(f"{picture} exists (use --force to overwrite it)")
     scored: list[Scored] = []
+    drawn: list[Path] = []
     photos: set[str] = set()
     failed = False
-    for source in sources:
+    for number, source in enumerate(sources):
         photo: ScanResult | None = None
         read = read_one(source)
         if read is None:
@@ -83,6 +90,7 @@ def command(
             continue
         result = Scored(source_name(source), garden, score(garden, edition))
         scored.append(result)
+        drawn.extend(pictures[number : number + 1])
         if photo:
             photos.add(result.source)
         if as_json:
@@ -98,7 +106,7 @@ def command(
     if record and scored:
         record_scored(scored, edition, photos)
     if render_dir is not None:
-        for path in render_pictures(scored, Path(render_dir), edition):
+        for path in render_pictures(scored, drawn, edition, force):
             click.echo(f"wrote {path}", err=True)
     if failed:
         sys.exit(1)
@@ -162,21 +170,28 @@ def read_photo_garden(read: Input, edition: Edition, *, fields: str | None, acce
     return None
 
 
-def render_pictures(scored: list[Scored], directory: Path, edition: Edition) -> list[Path]:
-    """Draw every scored garden with its scoring into ``directory``; the paths written."""
-    from papillon.render import render_garden  # reportlab and pypdfium2 load only here
-
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise click.ClickException(f"cannot create {directory}: {error.strerror}") from None  # a failed write: exit 1
-    written: list[Path] = []
-    for result in scored:
-        stem = "stdin" if result.source == "<stdin>" else Path(result.source).stem
+def picture_paths(sources: tuple[str, ...], directory: Path) -> list[Path]:
+    """DIR/NAME.png for each input, in order: NAME-2.png and so on for inputs of one name from different folders."""
+    paths: list[Path] = []
+    for source in sources:
+        stem = "stdin" if source == "-" else Path(source).stem
         path, number = directory / f"{stem}.png", 1
-        while path in written:  # two inputs with one name, from different folders
+        while path in paths:
             number += 1
             path = directory / f"{stem}-{number}.png"
-        write_output(str(path), render_garden(result.garden, score=result.card, edition=edition, fmt="png"), force=True)
-        written.append(path)
-    return written
+        paths.append(path)
+    return paths
+
+
+def render_pictures(scored: list[Scored], paths: list[Path], edition: Edition, force: bool) -> list[Path]:
+    """Draw each scored garden with its scoring at its path; the paths written."""
+    from papillon.render import render_garden  # reportlab and pypdfium2 load only here
+
+    for directory in dict.fromkeys(path.parent for path in paths):
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.ClickException(f"cannot create {directory}: {error.strerror}") from None  # a failed write: exit 1
+    for result, path in zip(scored, paths, strict=True):
+        write_output(str(path), render_garden(result.garden, score=result.card, edition=edition, fmt="png"), force)
+    return paths

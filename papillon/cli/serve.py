@@ -8,6 +8,8 @@ import webbrowser
 
 import click
 
+from papillon.cli import no_colour
+
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
@@ -32,7 +34,7 @@ def command(host: str, port: int, open_browser: bool) -> None:
         from papillon.web.app import create_app
     except ImportError as error:
         raise click.ClickException(
-            f"papillon serve needs the 'serve' extra: pip install 'papillon[serve]' ({error.name} is missing)"
+            f"papillon serve needs the 'serve' extra: pip install 'papillon-gardens[serve]' ({error.name} is missing)"
         ) from None
     loopback = is_loopback(host)
     token = None if loopback else secrets.token_urlsafe(18)
@@ -47,7 +49,8 @@ def command(host: str, port: int, open_browser: bool) -> None:
         click.echo("Anyone on your network with this link (and its token) can play and watch; stop the server with Ctrl+C.")
     if open_browser:
         webbrowser.open(url)
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, date_header=False)
+    colours = False if no_colour() else None  # None: uvicorn colours its log on a terminal
+    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, date_header=False, use_colors=colours)
 
 
 def _lan_address() -> str:

@@ -45,6 +45,9 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
     if not sys.stderr.isatty():
         yield from items
         return
+    from papillon.cli import no_colour
+
+    clear = "\r" + " " * 79 + "\r" if no_colour() else "\r\x1b[K"  # a dumb terminal gets spaces, not an escape sequence
     start = time.monotonic()
     drawn = 0.0
     done = 0
@@ -60,7 +63,7 @@ def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
                 sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (30 - filled)}] {done}/{total}  {_duration(left)} left ")
                 sys.stderr.flush()
     finally:
-        sys.stderr.write("\r\x1b[K")
+        sys.stderr.write(clear)
         sys.stderr.flush()
 
 
@@ -101,7 +104,7 @@ def command(games: int, bot: str, seed: int, jobs: int, as_json: bool, logs_dir:
                     try:
                         write_atomic(target, result.log)
                     except OSError as error:
-                        raise click.UsageError(f"cannot write the game log {target}: {error.strerror or error}") from None
+                        raise click.ClickException(f"cannot write the game log {target}: {error.strerror or error}") from None
                 if as_json:
                     click.echo(json.dumps(result.to_json(), separators=(", ", ": ")))
                 tally.add(result)
@@ -122,4 +125,4 @@ def _check_logs_dir(directory: Path) -> None:
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as error:
-        raise click.UsageError(f"cannot write the game logs to {directory}: {error.strerror or error}") from None
+        raise click.ClickException(f"cannot write the game logs to {directory}: {error.strerror or error}") from None  # a failed write: 1

@@ -61,14 +61,14 @@ def is_image_file(path: str | Path) -> bool:
 
 
 def check_debug_dir(directory: str | Path) -> None:
-    """Create the folder for debug pictures if needed; ScanError (one line, about ``debug_dir``) if it is a file or cannot be made."""
+    """Create the folder for debug pictures if needed; ScanError (one line) if it is a file (about ``debug_dir``) or cannot be made."""
     path = Path(directory)
     if path.exists() and not path.is_dir():
         raise ScanError(f"{directory}: not a directory", parameter="debug_dir")
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise ScanError(f"{directory}: cannot create it ({error.strerror})", parameter="debug_dir") from None
+        raise ScanError(f"{directory}: cannot create it ({error.strerror})") from None  # a failed write, not a bad option
 
 
 def debug_stems(photos: list[str]) -> list[str]:

@@ -238,8 +238,10 @@ def load_photo(source: str | Path | bytes) -> Image:
     if not is_image(data[:16]):
         raise ScanError("not an image (expected a photo of a garden sheet: JPEG, PNG, WebP...)")
     heif = data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS
+    quiet_libtiff()
     try:
         with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # Pillow's "Corrupt EXIF data" and the like: the photo gets papillon's words
             warnings.simplefilter("ignore", PILImage.DecompressionBombWarning)
             with PILImage.open(io.BytesIO(data)) as opened:
                 width, height = opened.size
@@ -262,6 +264,43 @@ def load_photo(source: str | Path | bytes) -> Image:
             raise ScanError("HEIC photos cannot be read here: export it as JPEG") from None
         raise ScanError("not an image Pillow can read (a damaged or unsupported file)") from None
     return rgb
+
+
+@cache
+def quiet_libtiff() -> None:
+    """Silence libtiff: a damaged TIFF makes it print to file descriptor 2, past Python, whoever is serving.
+
+    ``papillon serve`` has no terminal of its own to hide it from, so the library's own handlers are
+    set to none, once (process-wide and thread-safe, unlike redirecting stderr).  The decoder still
+    fails, and papillon says so in its words.  Where Pillow's libtiff cannot be found, nothing changes.
+    """
+    import ctypes
+
+    from PIL import features
+
+    if not features.check_codec("libtiff"):
+        return
+    path = _loaded_library("libtiff")
+    if path is None:
+        return
+    try:
+        library = ctypes.CDLL(path)
+        for name in ("TIFFSetWarningHandler", "TIFFSetErrorHandler"):
+            setter = getattr(library, name)
+            setter.restype = ctypes.c_void_p
+            setter.argtypes = [ctypes.c_void_p]
+            setter(None)
+    except (OSError, AttributeError):  # another build of libtiff: its messages stay, nothing breaks
+        return
+
+
+def _loaded_library(stem: str) -> str | None:
+    """The path of the shared library ``stem`` this process has loaded (Linux: /proc/self/maps), or None."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+            return next((line.split()[-1] for line in maps if f"/{stem}" in line and ".so" in line), None)
+    except OSError:  # not Linux
+        return None
 
 
 def jpeg_quality(opened: Any) -> int | None:
