@@ -169,7 +169,7 @@ class Play:
     """A feature corner with no empty field: ``"lost"`` (it may still be chosen) or ``"not_offered"``."""
 
 
-DIE_ORDERS = ("caterpillars_first", "extra_first")
+DIE_ORDERS = ("caterpillars_first", "extra_first", "player")
 ADJACENCIES = ("king", "orthogonal")
 ENCLOSURES = ("encircled", "reachable")
 GROUNDS = ("empty", "field", "bramble")

@@ -17,8 +17,8 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
 >>> session = PlaySession.new(seed=5, seats=[Seat("Ann"), Seat("greedy bot", "greedy")], folder=folder)
->>> session.state.legal_actions()  # Ann chooses her starting field; the deal was played for her
-('start B4', 'start D2')
+>>> [str(a) for a in session.state.legal_actions()]  # Ann chooses her starting field; the deal was played for her
+['start B4', 'start D2']
 >>> moves = session.act("start B4")  # the bot chooses its start, then round 1 is rolled
 >>> [m.who for m in moves], session.state.round, session.state.player
 (['greedy bot'], 1, 0)
@@ -27,6 +27,7 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 from __future__ import annotations
 
 import os
+import random
 import re
 import secrets
 from collections.abc import Sequence
@@ -35,9 +36,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from papillon.edition import Edition, edition_from_toml, standard_edition
-from papillon.engine.bots import BOTS, Bot, make_bot
+from papillon.engine.actions import Action, Kind
+from papillon.engine.bots import BOTS, Bot, GreedyBot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
+from papillon.engine.text import done_text
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
@@ -351,13 +354,13 @@ class PlaySession:
             mover = state.player
             after = step(state, self.log, self.agents)
             if mover >= 0:
-                action = str(self.log.events[-1]["action"])
-                moves.append(Move(state.game.players[mover], action, state.describe(action)))
+                action = Action.parse(str(self.log.events[-1]["action"]))
+                moves.append(Move(state.game.players[mover], str(action), done_text(state, action)))
             self._moved(state, after)
         self.moves += moves
         return moves
 
-    def act(self, action: str) -> list[Move]:
+    def act(self, action: Action | str) -> list[Move]:
         """A person's decision (IllegalActionError leaves everything as it was), then the bots' turns."""
         state = self.state
         if state.is_over() or state.is_chance() or not self.is_person(state.player):
@@ -369,7 +372,7 @@ class PlaySession:
 
     def choose(self, text: str) -> list[Move]:
         """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
-        return self.act(match_choice(text, self.state.legal_actions()))
+        return self.act(match_choice(text, self.state.legal_actions(), self.state.edition))
 
     def _moved(self, before: GameState, after: GameState) -> None:
         self.state = after
@@ -404,30 +407,30 @@ class PlaySession:
 # --------------------------------------------------------------------------- choices
 
 
-def match_choice(text: str, legal: Sequence[str]) -> str:
+def match_choice(text: str, offered: Sequence[Action | str], edition: Edition | None = None) -> Action | str:
     """The action a person meant: a number, the action itself, or its object alone where only one action has it.
 
-    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``;
-    case does not matter.  Text that matches nothing comes back as it is (the engine says why it is not
-    allowed); IllegalActionError when it is a number out of range or matches several choices.
+    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``,
+    and with the ``edition`` a tile or critter by its name (``Gazebo`` is ``feature gz``, ``hedgehog``
+    ``fill hh``); case does not matter.  Text that matches nothing comes back as it is (the engine says
+    why it is not allowed); IllegalActionError when it is a number out of range or matches several choices.
 
-    >>> match_choice("c1-b1", ("edge B1-C1", "edge B2-C2")), match_choice("2", ("skip", "plot C3"))
+    >>> legal = tuple(map(Action.parse, ("edge B1-C1", "edge B2-C2", "skip", "plot C3")))
+    >>> str(match_choice("c1-b1", legal)), str(match_choice("4", legal))
     ('edge B1-C1', 'plot C3')
     """
-    legal = tuple(legal)
+    legal = tuple(a if isinstance(a, Action) else Action.parse(a) for a in offered)
     words = " ".join(text.split())
     if words.isascii() and words.isdigit():
         if not 1 <= int(words) <= len(legal):
             raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
         return legal[int(words) - 1]
-    if words in legal:
-        return words
     folded = words.casefold()
     spellings = {folded, "-".join(reversed(folded.split("-")))}  # an edge either way round
-    exact = [a for a in legal if a.casefold() in spellings]
+    exact = [a for a in legal if str(a).casefold() in spellings]
     if len(exact) == 1:
         return exact[0]
-    named = [a for a in legal if a.partition(" ")[2].casefold() in spellings]
+    named = [a for a in legal if a.subject.casefold() in spellings or _name_of(a, edition) in spellings]
     if len(named) == 1:
         return named[0]
     if len(named) > 1:
@@ -443,19 +446,28 @@ class Choice:
     """A legal action explained: its number (from 1), what it does, and the score it leaves now."""
 
     number: int
-    action: str
+    action: Action
     words: str
     score: int
     change: int
     """The score after it minus the score now."""
+    reach: int = 0
+    """When the choice itself scores nothing: the gain the rest of this turn can bring after it
+    (played on greedily, so a gain that is surely reachable), 0 when none was found."""
 
     @property
     def outcome(self) -> str:
-        return f"→ score {self.score} ({self.change:+d})" if self.change else "→ score unchanged"
+        """What the choice does to the score: its change, else what it can lead to this turn, else nothing."""
+        if self.change:
+            return f"→ score {self.score} ({self.change:+d})"
+        return f"→ can lead to {self.reach:+d} this turn" if self.reach > 0 else ""
 
 
 def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
-    """Each legal action of the player to decide, explained (``only``: the one at that index)."""
+    """Each legal action of the player to decide, explained (``only``: the one at that index).
+
+    A choice that scores nothing by itself (a pair, a part, a tile, a gnome option, a colour) is
+    followed to the end of the turn with the greedy bot's play, so ``?`` can say what it leads to."""
     legal = state.legal_actions()
     player = state.player
     now = state.score(player)
@@ -463,14 +475,35 @@ def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
     for i, action in enumerate(legal):
         if only is not None and i != only:
             continue
-        after = state.apply(action).score(player)
-        out.append(Choice(i + 1, action, state.describe(action), after, after - now))
+        after = state.apply(action)
+        score = after.score(player)
+        reach = _reach(after, player, state.round) - now if score == now else 0
+        out.append(Choice(i + 1, action, state.describe(action), score, score - now, reach))
     return out
+
+
+_LOOK_AHEAD = GreedyBot()
+
+
+def _reach(state: GameState, player: int, round_: int) -> int:
+    """``player``'s score once the rest of their turn this round is played greedily from ``state``."""
+    rng = random.Random(0)  # ties broken the same way every time: ``?`` says the same twice
+    while not state.is_over() and not state.is_chance() and state.player == player and state.round == round_:
+        state = state.apply(_LOOK_AHEAD.choose(state, rng))
+    return state.score(player)
 
 
 def standings(state: GameState) -> list[Standing]:
     """Every player's score now, the leader first (ties share a place, in seat order)."""
     return rank((name, state.score(i), "") for i, name in enumerate(state.game.players))
+
+
+def _name_of(action: Action, edition: Edition | None) -> str:
+    """The tile's or critter's name an action takes or fills (``"gazebo"``), folded; "" for others."""
+    if edition is None or action.kind not in (Kind.FEATURE, Kind.FILL) or not action.code:
+        return ""
+    code = action.code
+    return edition.occupant_name(code).casefold() if edition.is_feature(code) or edition.is_critter(code) else ""
 
 
 # --------------------------------------------------------------------------- saved games

@@ -40,8 +40,8 @@ def test_a_choice_by_number_or_by_its_object(typed, action):
 def test_a_choice_that_is_out_of_range_or_ambiguous_is_refused():
     with pytest.raises(IllegalActionError, match=r"^choose 1 to 6 \('\?' explains them\)$"):
         match_choice("7", LEGAL)
-    with pytest.raises(IllegalActionError, match=r"^'c3' could be 1\. plot C3 or 2\. edge C3: type the number$"):
-        match_choice("c3", ("plot C3", "edge C3"))
+    with pytest.raises(IllegalActionError, match=r"^'c3' could be 1\. plot C3 or 2\. from C3: type the number$"):
+        match_choice("c3", ("plot C3", "from C3"))
     assert match_choice("plot Q9", LEGAL) == "plot Q9", "the engine says why it is not allowed"
 
 

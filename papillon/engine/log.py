@@ -9,7 +9,8 @@ The first line is a header::
 replays after papillon's standard edition changes.  Then one line per event, in
 order: ``{"chance": "deal po,sh,bf,tr,ha,gz"}``, ``{"chance": "reveal 4.17.30"}``
 and ``{"chance": "roll 2 6 1"}`` for the deal and each round's cards and dice,
-``{"player": 0, "action": "plot C3"}`` for each decision, and, once the game
+``{"player": 0, "action": "plot C3"}`` for each decision (in the order received: the seats of
+a round act in any interleaving), and, once the game
 is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with each final
 garden in notation.  :func:`replay` re-runs the events through the engine (so
 every decision is checked again) and compares the final gardens.
@@ -24,7 +25,11 @@ Randomness: the chance event number *k* of the game with seed *s* is drawn
 from ``random.Random`` seeded by :func:`derive_seed` ``(s, "chance", k)``, and
 a bot's decision number *n* from ``derive_seed(s, "bot", n)``; a game
 therefore depends only on its seed and its decisions, whoever plays it and
-however it is interrupted and resumed.
+however it is interrupted and resumed.  In a game driven simultaneously
+(:func:`play_simultaneous`) a bot's *n*-th decision in seat *p* draws from
+``derive_seed(s, "seat", p, n)`` and looks at its own seat alone
+(:meth:`~papillon.engine.state.GameState.alone`), so its choices never depend
+on the interleaving.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
+from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
@@ -120,6 +126,11 @@ def bot_rng(seed: int, decision: int) -> random.Random:
     return random.Random(derive_seed(seed, "bot", decision))
 
 
+def seat_rng(seed: int, player: int, decision: int) -> random.Random:
+    """The draws of seat ``player``'s decision number ``decision`` in a game driven simultaneously."""
+    return random.Random(derive_seed(seed, "seat", player, decision))
+
+
 def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameState:
     """Play one event: a chance draw, or the current bot's decision; None agents are refused."""
     if state.is_chance():
@@ -129,15 +140,15 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
     agent = agents[state.player]
     if agent is None:
         raise ValueError(f"player {state.player} is a person: the driver must ask them")
-    action = agent.choose(state, bot_rng(log.seed, len(log.events)))
-    return decide(state, log, action)
+    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
 
 
-def decide(state: GameState, log: GameLog, action: str) -> GameState:
-    """Apply a player's decision and record it (IllegalActionError leaves both unchanged)."""
-    player = state.player
-    after = state.apply(action)
-    log.events.append({"player": player, "action": action})
+def decide(state: GameState, log: GameLog, action: Action | str, player: int | None = None) -> GameState:
+    """Apply seat ``player``'s decision (default: the lowest acting seat) and record it, in its log text
+    (IllegalActionError leaves both unchanged)."""
+    seat = state.player if player is None else player
+    after = state.apply(action, seat)
+    log.events.append({"player": seat, "action": str(action)})
     return after
 
 
@@ -154,6 +165,37 @@ def play_game(
     log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
     while not state.is_over():
         state = step(state, log, agents)
+    log.finish(state)
+    return state, log
+
+
+def play_simultaneous(
+    seed: int,
+    agents: Sequence[Bot],
+    pick: Callable[[tuple[int, ...]], int],
+    edition: Edition | None = None,
+    names: Sequence[str] | None = None,
+) -> tuple[GameState, GameLog]:
+    """Play a whole game of bots as if each sat at their own device: at every moment ``pick`` chooses,
+    among the acting seats, the one whose decision arrives next.  Each bot decides on its own seat's
+    view with its own seat's draws, so any ``pick`` gives the same gardens; the log records the
+    interleaving as received."""
+    edition = edition or standard_edition()
+    names = list(names or [a.name for a in agents])
+    state = new_game(names, edition)
+    log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
+    decisions = [0] * len(agents)
+    while not state.is_over():
+        if state.is_chance():
+            state = step(state, log, agents)
+            continue
+        acting = state.acting_players()
+        seat = pick(acting)
+        if seat not in acting:
+            raise ValueError(f"pick chose seat {seat}, not one of the acting seats {acting}")
+        action = agents[seat].choose(state.alone(seat), seat_rng(seed, seat, decisions[seat]))
+        decisions[seat] += 1
+        state = decide(state, log, action, seat)
     log.finish(state)
     return state, log
 
@@ -310,9 +352,9 @@ def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] |
             else:
                 if state.is_chance() or state.is_over():
                     raise GameLogError(f"a decision where the game expects {'nothing more' if state.is_over() else 'a chance event'}", line)
-                if event["player"] != state.player:
+                if event["player"] not in state.acting_players():
                     raise GameLogError(f"a decision of player {event['player']} on player {state.player}'s turn", line)
-                state = state.apply(event["action"])
+                state = state.apply(event["action"], event["player"])
         except IllegalActionError as error:
             raise GameLogError(str(error), line) from None
         if on_state is not None:

@@ -28,6 +28,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
+from papillon.engine.actions import Action, verb_and_subject
 from papillon.garden import Garden
 from papillon.grid import EDGES, PLOTS, plot_name
 from papillon.layout import (
@@ -252,7 +253,7 @@ def garden_svg(
     garden: Garden | None = None,
     *,
     edition: Edition | None = None,
-    actions: Iterable[str] = (),
+    actions: Iterable[Action | str] = (),
     round: int = 0,
     score: ScoreCard | None = None,
     palette: Palette = COLOUR,
@@ -331,19 +332,19 @@ def _round_marks(pen: SvgPen, layout: GardenLayout, current: int) -> None:
             pen.circle(space.cx_mm, space.cy_mm, space.r_mm + 0.9)
 
 
-def _plot_actions(actions: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+def _plot_actions(actions: Sequence[Action | str]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """The actions that name a plot (``plot X``), a butterfly (``start/from/to X``) or an edge, by name."""
     plots: dict[str, str] = {}
     bubbles: dict[str, str] = {}
     edges: dict[str, str] = {}
     for action in actions:
-        verb, _, arg = action.partition(" ")
+        verb, arg = verb_and_subject(action)
         if verb == "plot":
-            plots[arg] = action
+            plots[arg] = str(action)
         elif verb in ("start", "from", "to", "butterfly"):
-            bubbles[arg] = action
+            bubbles[arg] = str(action)
         elif verb == "edge":
-            edges[arg] = action
+            edges[arg] = str(action)
     return plots, bubbles, edges
 
 
@@ -356,7 +357,7 @@ _BUBBLE_VERBS = {
 
 
 def _garden_hits(
-    layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[str], current: int, edge_reach: float = 1.0
+    layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[Action | str], current: int, edge_reach: float = 1.0
 ) -> str:
     plots, bubbles, edges = _plot_actions(actions)
     out = ['<g class="hits">']
@@ -435,7 +436,7 @@ def fill_svg(
     marks: FillMarks | None = None,
     *,
     edition: Edition | None = None,
-    actions: Iterable[str] = (),
+    actions: Iterable[Action | str] = (),
     palette: Palette = COLOUR,
     label: str = "Fill sheet",
 ) -> str:
@@ -451,7 +452,7 @@ def fill_svg(
         paper = _remember(key, list(pen.parts))
     else:
         pen.parts += paper
-    legal = {a.split(" ", 1)[1] for a in actions if a.startswith("fill ")}
+    legal = {subject for verb, subject in map(verb_and_subject, actions) if verb == "fill"}
     hits = ['<g class="hits">']
     ladders = marks.ladders or (0,) * len(layout.ladders)
     tracks = marks.tracks or (0,) * len(layout.tracks)
