@@ -231,10 +231,13 @@ class PlaySession:
     agents: list[Bot | None]
     path: Path
     checkpoint: tuple[GameState, int]
+    """The state and event count at the start of this person's turn this round (undo goes back there)."""
     edition_text: str | None = None
     """The TOML of a custom edition (saved beside the log, so a resume finds it)."""
     moves: list[Move] = field(default_factory=list)
     """The bots' decisions since a person last decided."""
+    stage_start: tuple[GameState, int] | None = None
+    """The state and event count where this round's decisions began (the seats' undo replays from there)."""
 
     # -- starting -----------------------------------------------------------------
 
@@ -360,12 +363,14 @@ class PlaySession:
         self.moves += moves
         return moves
 
-    def act(self, action: Action | str) -> list[Move]:
-        """A person's decision (IllegalActionError leaves everything as it was), then the bots' turns."""
+    def act(self, action: Action | str, player: int | None = None) -> list[Move]:
+        """A person's decision (seat ``player``, default the lowest acting one; IllegalActionError
+        leaves everything as it was), then the bots' turns."""
         state = self.state
-        if state.is_over() or state.is_chance() or not self.is_person(state.player):
+        seat = state.player if player is None else player
+        if state.is_over() or state.is_chance() or not self.is_person(seat) or seat not in state.acting_players():
             raise SessionError("it is nobody's turn to decide here")
-        after = decide(state, self.log, action)
+        after = decide(state, self.log, action, seat)
         self.moves = []
         self._moved(state, after)
         return self.advance()
@@ -376,6 +381,8 @@ class PlaySession:
 
     def _moved(self, before: GameState, after: GameState) -> None:
         self.state = after
+        if before.is_chance() or after.stage != before.stage or after.round != before.round:
+            self.stage_start = (after, len(self.log.events))
         if before.is_chance() or after.player != before.player or after.round != before.round:
             self.checkpoint = (after, len(self.log.events))
         if after.round != before.round or after.is_over():
@@ -393,6 +400,26 @@ class PlaySession:
             return False
         del self.log.events[count:]
         self.state = previous
+        self.moves = []
+        return True
+
+    def undo_seat(self, player: int) -> bool:
+        """Seat ``player`` back to the start of its turn this round, the other seats' decisions kept
+        (they never depend on it); False if that seat has nothing to undo this round.
+
+        The round's other decisions are replayed in the order they were received."""
+        if self.stage_start is None:
+            return False
+        start, count = self.stage_start
+        kept = [e for e in self.log.events[count:] if e.get("player") != player]
+        if len(kept) == len(self.log.events) - count:
+            return False
+        state = start
+        for event in kept:
+            state = state.apply(event["action"], event["player"])
+        del self.log.events[count:]
+        self.log.events += kept
+        self.state = state
         self.moves = []
         return True
 
