@@ -53,6 +53,8 @@ def test_nothing_is_asked_when_the_order_cannot_matter(roll, caterpillars, top):
 
 def test_bots_play_whole_games_with_the_players_order():
     for seed in range(3):
-        final, log = play_game(seed=seed, agents=[GreedyBot(), RandomBot()], edition=PLAYER_ORDER)
+        final, _ = play_game(seed=seed, agents=[GreedyBot(), RandomBot()], edition=PLAYER_ORDER)
         assert final.is_over()
-    assert any(e.get("action", "").startswith("first ") for seed in range(6) for e in play_game(seed, [RandomBot()], PLAYER_ORDER)[1].events)
+    assert any(
+        e.get("action", "").startswith("first ") for seed in range(6) for e in play_game(seed, [RandomBot()], PLAYER_ORDER)[1].events
+    )

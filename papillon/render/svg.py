@@ -375,7 +375,7 @@ def _garden_hits(
         action = plot_action or bubble_action
         label = f"plot {name}, {words}"
         if action and action != plot_action:
-            label += f": {_BUBBLE_VERBS[action.split()[0]]}"
+            label += f": {_BUBBLE_VERBS[verb_and_subject(action)[0]]}"
         shape = f'<rect x="{_n(box.x_mm)}" y="{_n(box.y_mm)}" width="{_n(box.w_mm)}" height="{_n(box.h_mm)}" rx="{_n(PLOT_CORNER_MM)}"'
         out.append(_hit(shape, id=f"plot-{name}", label=label, action=action, extra=" plot"))
     for plot in PLOTS:
@@ -387,7 +387,7 @@ def _garden_hits(
         shape = f'<circle cx="{_n(bubble.cx_mm)}" cy="{_n(bubble.cy_mm)}" r="{_n(radius)}"'
         label = f"bubble {name}, {'butterfly' if flown else 'empty'}"
         if action:
-            label += f": {_BUBBLE_VERBS[action.split()[0]]}"
+            label += f": {_BUBBLE_VERBS[verb_and_subject(action)[0]]}"
         out.append(_hit(shape, id=f"bubble-{name}", label=label, action=action, extra=" bubble"))
     for i, edge in enumerate(EDGES):
         out.append(_edge_hit(layout, i, garden, edges.get(edge.name), edge_reach))
