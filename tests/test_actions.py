@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from papillon.edition import Adjacency, CardCentre, CardCorner, DieExtra, EffectAction, FeatureCopies, edition_from_toml, standard_edition
 from papillon.engine import GreedyBot, play_game
 from papillon.engine.actions import Action, Kind, Part, fill_action
+from papillon.errors import EditionError
 
 PACKAGE = Path(__file__).resolve().parents[1] / "papillon"
 VERBS = tuple(f"{kind} " for kind in Kind)
@@ -78,3 +80,23 @@ def test_the_scan_catches_what_it_is_meant_to_catch():
     tree = ast.parse('verb, _, arg = action.partition(" ")\nok = a.startswith("fill ")\nn = text.split()')
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     assert [_splits_an_action(c) for c in calls] == [".partition(' ')", ".startswith('fill ')", ".split()"]
+
+
+def test_the_editions_choices_are_enums_and_a_bad_one_is_one_line_naming_its_key():
+    edition = standard_edition()
+    assert type(edition.rules.adjacency) is Adjacency and edition.rules.adjacency is Adjacency.KING
+    assert type(edition.scoring.feature_copies) is FeatureCopies
+    assert {type(c.centre) for c in edition.cards} == {CardCentre} and {type(c.corner) for c in edition.cards} == {CardCorner}
+    assert {type(f.extra) for f in edition.die_faces} == {DieExtra, type(None)}
+    assert {type(o.action) for o in edition.gnome} == {EffectAction}
+    assert (
+        edition.features["gz"].adjacency is None
+        and edition_from_toml('[features.po]\nadjacency = "orthogonal"\n').features["po"].adjacency is Adjacency.ORTHOGONAL
+    )
+    for text, message in [
+        ('[scoring]\nfeature_copies = "all"\n', "x.toml: scoring.feature_copies: expected one of 'each', 'best', got 'all'"),
+        ('[[gnome.options]]\naction = "dig"\n', "x.toml: gnome.options[0].action: expected one of 'brick', 'field', 'fill', 'move',"),
+    ]:
+        with pytest.raises(EditionError) as error:
+            edition_from_toml(text, "x.toml")
+        assert str(error.value).startswith(message) and "\n" not in str(error.value)
