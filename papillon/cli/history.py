@@ -9,6 +9,7 @@ import click
 from papillon.cli.common import write_output
 from papillon.history import History, HistoryError, json_lines, open_history, player_stats
 from papillon.score import CATEGORIES, CATEGORY_TITLES
+from papillon.words import plural
 
 
 @click.command(name="history")
@@ -32,7 +33,7 @@ def command(player: str | None, as_json: bool, as_csv: bool, import_csv: str | N
         history = History(history_file) if history_file else open_history()
         if import_csv is not None:
             added = history.import_csv_file(import_csv)
-            click.echo(f"added {added} entr{'y' if added == 1 else 'ies'} from {import_csv}", err=True)
+            click.echo(f"added {plural(added, 'entry', 'entries')} from {import_csv}", err=True)
             return
         entries = history.entries(player)
         everyone = history.entries() if player is not None else entries

@@ -48,6 +48,7 @@ from papillon.session import (
     read_log,
     standings,
 )
+from papillon.words import plural
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -350,7 +351,7 @@ def command(
         if humans + len(bots) == 0:
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
         if len(names) > humans:
-            raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
+            raise click.UsageError(f"{len(names)} names for {plural(humans, 'person', 'people')} (--players {humans})")
         try:  # before a seat is made for each, or a save file named after the seed: the library's rules and words
             check_player_count(humans + len(bots), edition)
             seed = random_seed() if seed is None else check_seed(seed)

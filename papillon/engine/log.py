@@ -46,7 +46,7 @@ from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
-from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError
+from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import loads_json
 
 LOG_FORMAT = "papillon-game-log"
@@ -227,7 +227,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
         raise GameLogError(f'not a papillon game log (expected "format": "{LOG_FORMAT}")', number)
     version = header.get("version")
     if version not in READS_VERSIONS or isinstance(version, bool):
-        raise GameLogError(f"unsupported log version {_short_value(version)}: this papillon reads versions 1 and 2", number)
+        raise GameLogError(f"unsupported log version {_as_json(version)}: this papillon reads versions 1 and 2", number)
     played = _log_edition(header, edition or standard_edition(), number)
     seed = header.get("seed")
     players = header.get("players")
@@ -249,7 +249,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
             log.event_lines.append(number)
         else:
             expected = '{"chance": ...}, {"player": N, "action": ...} or {"end": ...}'
-            raise GameLogError(f"expected {expected}, got {_short(record)}", number)
+            raise GameLogError(f"expected {expected}, got {quote(_dump(record), mark='')}", number)
     if version == 1:
         _translate_v1(log)
     return log
@@ -270,7 +270,7 @@ def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
         if candidate.fingerprint == fingerprint:
             return candidate
     raise UnknownEditionError(
-        f"a version-1 log of the {_short_value(header.get('edition'))} edition (fingerprint {_short_value(fingerprint)}), "
+        f"a version-1 log of the {_as_json(header.get('edition'))} edition (fingerprint {_as_json(fingerprint)}), "
         f"which this papillon does not hold: give the edition file it was played with"
     )
 
@@ -290,7 +290,7 @@ def _translate_v1(log: GameLog) -> None:
             words = chance.split()
             cards = words[2].split(".") if len(words) == 3 else []
             if not all(c.isascii() and c.isdigit() and len(c) < 4 for c in cards) or not cards:
-                raise GameLogError(f"a version-1 deal is 'deal <tiles> <cards>', got {_short_value(chance)}", line)
+                raise GameLogError(f"a version-1 deal is 'deal <tiles> <cards>', got {_as_json(chance)}", line)
             size = log.edition.deck_size
             numbers = [int(c) for c in cards]
             decks = [numbers[i * size : (i + 1) * size] for i in range(log.edition.decks)]
@@ -317,9 +317,10 @@ def _translate_v1(log: GameLog) -> None:
     log.event_lines = lines
 
 
-def _short_value(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
+def _as_json(value: object) -> str:
+    """A header value for a message: a scalar as JSON (a string shows its quotes), cut and escaped by errors.quote; else its type."""
+    scalar = isinstance(value, (str, int, float, bool, type(None)))
+    return quote(json.dumps(value, ensure_ascii=False), mark="") if scalar else type(value).__name__
 
 
 def _is_event(record: dict[str, Any]) -> bool:
@@ -332,11 +333,6 @@ def _is_event(record: dict[str, Any]) -> bool:
         and isinstance(player, int)
         and not isinstance(player, bool)
     )
-
-
-def _short(record: dict[str, Any]) -> str:
-    text = _dump(record)
-    return text if len(text) < 60 else text[:57] + "..."
 
 
 def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] | None = None) -> GameState:

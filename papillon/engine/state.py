@@ -85,12 +85,12 @@ from papillon.engine.tasks import (
     StampAny,
     Task,
 )
-from papillon.errors import IllegalActionError
+from papillon.errors import IllegalActionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import ADJACENCIES, EDGES, PLOTS
 from papillon.rules import is_field, patches
 from papillon.score import ScoreCard, score
-from papillon.words import plural
+from papillon.words import noun, plural
 
 PARTS = (Part.CORNER, Part.CENTRE, Part.DIE)
 
@@ -432,7 +432,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         ):
             raise IllegalActionError(
                 f"expected this round's cards ('reveal' and {plural(edition.decks, 'card number')} joined by '.',"
-                f" different, from 0 to {count - 1}, none revealed before), got {_short(action)}"
+                f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
             )
         seen = state.seen
         for c in picked:
@@ -445,7 +445,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:])
     ):
         expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
-        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {_short(action)}")
+        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
     return _evolve(state, stage=Stage.TURN, current=0, roll=roll, pair=-1, parts=_parts(state), turns=(FRESH_TURN,) * len(state.boards))
 
@@ -466,7 +466,7 @@ def _seats_waiting(state: GameState) -> str:
     acting = state.acting_players()
     if not acting:
         return state.prompt()
-    return f"the {'seat that may' if len(acting) == 1 else 'seats that may'} decide now: {', '.join(map(str, acting))}"
+    return f"the {noun(len(acting), 'seat')} that may decide now: {', '.join(map(str, acting))}"
 
 
 def _load(state: GameState, player: int) -> GameState:
@@ -497,11 +497,6 @@ def _next_seat(state: GameState) -> GameState | None:
                 state, current=p, pair=turn.pair, parts=turn.parts, tasks=turn.tasks, turns=(*turns[:current], None, *turns[current + 1 :])
             )
     return None
-
-
-def _short(text: str) -> str:
-    """A quote of an input, cut at 40 characters."""
-    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
 
 
 def _begin_round(state: GameState, number: int) -> GameState:

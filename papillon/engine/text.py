@@ -8,10 +8,10 @@ rules and every sentence a front end shows comes from one place.  Counts go thro
 from __future__ import annotations
 
 from papillon import words
-from papillon.edition import Card, DieFace, Edition, Effect, Feature
+from papillon.edition import Edition, Effect, Feature
 from papillon.engine.actions import Action, Kind, Part
 from papillon.engine.state import GameState, _board, _gnome_options, _moves
-from papillon.engine.tables import BRAMBLE, COLOUR_CODE, EDGE_BY_NAME, EMPTY, FIELD, FLOWER_CODES, PLOT_BY_NAME, PLOT_NAMES
+from papillon.engine.tables import BRAMBLE, COLOUR_CODE, EDGE_BY_NAME, FIELD, FLOWER_CODES, PLOT_BY_NAME, PLOT_NAMES
 from papillon.engine.tasks import (
     AddBrick,
     AddField,
@@ -33,7 +33,7 @@ from papillon.engine.tasks import (
     Task,
 )
 from papillon.grid import PLOTS
-from papillon.words import plural
+from papillon.words import card_text, cell_words, centre_text, corner_text, die_text, plural
 
 _COLOUR_NAMES = {code: name for name, code in COLOUR_CODE.items()}
 
@@ -115,27 +115,6 @@ def feature_text(feature: Feature, edition: Edition) -> str:
         s = feature.score
         parts.append("scores " + words.score_text(s.points, s.count, s.colour, s.max, adjacency))
     return "; ".join(parts)
-
-
-def card_text(card: Card) -> str:
-    return f"{centre_text(card)} | corner: {corner_text(card)}"
-
-
-def centre_text(card: Card) -> str:
-    """A card's centre action in words."""
-    centres = {"stamp": f"stamp a {card.colour} flower", "move": "move a butterfly", "field_move": "add fields & move a butterfly"}
-    return centres[card.centre]
-
-
-def corner_text(card: Card) -> str:
-    """A card's corner bonus in words."""
-    return {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}[card.corner]
-
-
-def die_text(face: DieFace) -> str:
-    text = plural(face.caterpillars, "caterpillar")
-    extra = {"field": " + add a field", "fill": " + fill a space", "bramble": " + bramble"}
-    return text + extra.get(face.extra or "", "")
 
 
 _EXTRA_WORDS = {"field": "field", "fill": "fill", "bramble": "bramble"}
@@ -243,12 +222,6 @@ def done_text(state: GameState, action: Action) -> str:
     if kind is Kind.SKIP:
         return "declined the gain" if state.tasks else "skipped"
     return "chose " + describe(state, action)
-
-
-def cell_words(code: str, edition: Edition) -> str:
-    if code in FLOWER_CODES:
-        return f"a {_COLOUR_NAMES[code]} flower"
-    return {EMPTY: "empty", FIELD: "an empty field", BRAMBLE: "a bramble"}.get(code) or f"a field with a {edition.occupant_name(code)}"
 
 
 def why_illegal(state: GameState, action: object) -> str:

@@ -27,6 +27,7 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from papillon import words
 from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
 from papillon.engine.actions import Action, verb_and_subject
 from papillon.garden import Garden
@@ -236,17 +237,10 @@ def _hit(shape: str, *, id: str, label: str, action: str | None, extra: str = ""
 
 
 def cell_words(garden: Garden | None, plot: int, edition: Edition) -> str:
-    """What a plot holds, in words ("empty", "red flower R", "field with a ladybug")."""
+    """What a plot holds, in words ("empty", "red flower", "field with a Ladybug"): :func:`papillon.words.cell_words`."""
     if garden is None:
         return "field" if plot in edition.rules.starting_fields else "empty"
-    cell = garden.cells[plot]
-    if cell.is_flower and cell.colour:
-        return f"{cell.colour} flower"
-    if cell.is_field:
-        return f"field with a {edition.occupant_name(cell.occupant)}" if cell.occupant else "field"
-    if cell.ground.value == "bramble":
-        return "bramble"
-    return "empty"
+    return words.cell_words(garden.cells[plot].code, edition, article=False)
 
 
 def garden_svg(
@@ -550,20 +544,17 @@ def _card(card: Card, number: int, palette: Palette, action: str | None, label: 
     cx, cy = w / 2, 31.0
     if card.centre == "stamp" and card.colour:
         icons.flower(pen, cx, cy, 11.0, card.colour)
-        words = f"stamp {card.colour}"
+        printed = f"stamp {card.colour}"
     elif card.centre == "move":
         icons.butterfly(pen, cx, cy, 9.0)
-        words = "move a butterfly"
+        printed = "move a butterfly"
     else:
         icons.grass(pen, Rect(cx - 13, cy - 9, 14, 14))
         icons.butterfly(pen, cx + 7, cy, 6.5)
-        words = "fields & move"
-    pen.text_at(cx, h - 5.5, words, size_pt=9.5, align="centre", bold=True)
+        printed = "fields & move"
+    pen.text_at(cx, h - 5.5, printed, size_pt=9.5, align="centre", bold=True)
     _corner_icon(pen, card.corner, 7.5, 7.5, 4.5)
-    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {words}, corner: {_CORNER_WORDS[card.corner]}", action=action)
-
-
-_CORNER_WORDS = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}
+    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {printed}, corner: {words.corner_text(card)}", action=action)
 
 
 def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> None:
@@ -617,8 +608,7 @@ def _die(face: DieFace, number: int, palette: Palette, label: str) -> str:
             icons.bramble(pen, Rect(size / 2 - 6, y - 6, 12, 12))
     if not count and not face.extra:
         pen.text_at(size / 2, size / 2 + 2, "–", size_pt=20, align="centre")
-    words = f"{count} caterpillar{'s' if count != 1 else ''}" + (f" + {face.extra}" if face.extra else "")
-    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {words}", action=None)
+    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {words.die_text(face)}", action=None)
 
 
 def tile_svg(feature: Feature, *, palette: Palette = COLOUR, action: str | None = None) -> str:
