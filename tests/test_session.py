@@ -259,3 +259,15 @@ def test_help_says_what_a_choice_that_scores_nothing_yet_can_lead_to(tmp_path):
     while after.player == 0 and after.round == 1 and not after.is_chance():
         after = after.apply(bot.choose(after, rng))
     assert after.score(0) - state.score(0) == best.reach
+
+
+def test_a_tile_typed_by_name_at_the_prompt_is_taken(tmp_path):
+    # Issue 23 item 9, through the path the play prompt takes (PlaySession.choose).
+    session = PlaySession.new(seed=7, seats=[Seat("Ann")], folder=tmp_path)
+    bot, rng = GreedyBot(), random.Random(1)
+    while not any(a.kind is Kind.FEATURE for a in session.state.legal_actions()):
+        session.act(bot.choose(session.state, rng))
+    code = next(a.code for a in session.state.legal_actions() if a.kind is Kind.FEATURE)
+    name = session.state.edition.features[code].name
+    session.choose(name.upper())
+    assert session.log.events[-1]["action"] == f"feature {code}"
