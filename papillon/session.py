@@ -504,12 +504,16 @@ def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
             continue
         after = state.apply(action)
         score = after.score(player)
-        reach = _reach(after, player, state.round) - now if score == now else 0
+        reach = _reach(after, player, state.round) - now if score == now and action.kind in _LEADS_ON else 0
         out.append(Choice(i + 1, action, state.describe(action), score, score - now, reach))
     return out
 
 
 _LOOK_AHEAD = GreedyBot()
+_LEADS_ON = frozenset(
+    {Kind.START, Kind.PAIR, Kind.PART, Kind.FEATURE, Kind.GNOME, Kind.COLOUR, Kind.FILL, Kind.CHOOSE, Kind.FROM, Kind.FIRST}
+)
+"""Choices that decide what comes next rather than mark the garden: ``?`` follows these to the end of the turn."""
 
 
 def _reach(state: GameState, player: int, round_: int) -> int:

@@ -104,3 +104,25 @@ def test_undo_is_per_seat_back_to_the_start_of_its_turn(tmp_path):
 def test_the_three_seat_example_in_the_engine_guide_runs():
     failures, tried = doctest.testfile(str(DOCS / "ENGINE.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried >= 5 and failures == 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), pick_seed=st.integers(0, 10**6))
+def test_no_seats_decision_changes_another_seats_choices(seed, pick_seed):
+    pick = random.Random(pick_seed)
+    agents = [RandomBot()] * 3
+    state = new_game(["a", "b", "c"])
+    chances = 0
+    while not state.is_over() and state.round < 4:
+        if state.is_chance():
+            state = state.apply(state.sample_chance(chance_rng(seed, chances)))
+            chances += 1
+            continue
+        acting = state.acting_players()
+        seat = pick.choice(acting)
+        others = {p: state.legal_actions(p) for p in acting if p != seat}
+        after = state.apply(agents[seat].choose(state.alone(seat), pick), seat)
+        if not after.is_chance() and after.stage == state.stage:
+            for p, legal in others.items():
+                assert after.legal_actions(p) == legal and [str(a) for a in after.legal_actions(p)] == [str(a) for a in legal]
+        state = after
