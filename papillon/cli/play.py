@@ -398,7 +398,9 @@ def command(
 
 def _moves(moves: list[Move]) -> None:
     for move in moves:
-        click.echo(f"  {move.who}: {move.words}")
+        click.echo(
+            textwrap.fill(f"  {move.who}: {move.words}", WIDTH, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+        )
 
 
 def _loop(game: Terminal, color: bool | None) -> bool:
