@@ -12,6 +12,7 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -48,15 +49,60 @@ SCORE_COUNTS = (
 
 COLOUR_FILTERED_COUNTS = ("adjacent_flowers", "flowers_with_butterfly", "flowers", "patches")
 
-EFFECT_ACTIONS = ("brick", "field", "fill", "move", "fill_or_move", "stamp_any", "critter_fill")
+
+class EffectAction(StrEnum):
+    """What a gnome option or a tile's effect does (a ``StrEnum``: it compares equal to its word)."""
+
+    BRICK = "brick"
+    FIELD = "field"
+    FILL = "fill"
+    MOVE = "move"
+    FILL_OR_MOVE = "fill_or_move"
+    STAMP_ANY = "stamp_any"
+    CRITTER_FILL = "critter_fill"
+
+
+class CardCentre(StrEnum):
+    STAMP = "stamp"
+    MOVE = "move"
+    FIELD_MOVE = "field_move"
+
+
+class CardCorner(StrEnum):
+    FEATURE = "feature"
+    BRICK = "brick"
+    FILL = "fill"
+
+
+class DieExtra(StrEnum):
+    FIELD = "field"
+    FILL = "fill"
+    BRAMBLE = "bramble"
+
+
+class Adjacency(StrEnum):
+    """What a plot counts as its neighbours: the 8 around it, or the 4 beside it."""
+
+    KING = "king"
+    ORTHOGONAL = "orthogonal"
+
+
+class FeatureCopies(StrEnum):
+    """Whether every copy of a tile scores its effect, or only the best copy."""
+
+    EACH = "each"
+    BEST = "best"
+
+
+EFFECT_ACTIONS = tuple(EffectAction)
 """What a feature's ``on_place`` or a gnome bonus may do."""
 
 EFFECT_PER = ("adjacent_fields", "adjacent_patches", "rows_with_flowers")
 """What an effect may be repeated for."""
 
-CARD_CENTRES = ("stamp", "move", "field_move")
-CARD_CORNERS = ("feature", "brick", "fill")
-DIE_EXTRAS = ("field", "fill", "bramble")
+CARD_CENTRES = tuple(CardCentre)
+CARD_CORNERS = tuple(CardCorner)
+DIE_EXTRAS = tuple(DieExtra)
 TRACK_ICONS = ("", "stamp", "caterpillar", "gnome", "stamp_any")
 FEATURE_TYPES = ("A", "B", "C", "D")
 
@@ -80,7 +126,7 @@ class FeatureScore:
 
 @dataclass(frozen=True)
 class Effect:
-    action: str
+    action: EffectAction
     count: int = 1
     per: str | None = None
 
@@ -92,7 +138,7 @@ class Feature:
     type: str
     score: FeatureScore | None = None
     on_place: tuple[Effect, ...] = ()
-    adjacency: str | None = None
+    adjacency: Adjacency | None = None
     """What this tile counts as its neighbours, when it differs from ``rules.adjacency``."""
 
 
@@ -100,7 +146,7 @@ class Feature:
 class Rules:
     starting_fields: tuple[Plot, ...]
     border_encloses: bool
-    adjacency: str
+    adjacency: Adjacency
     butterfly_diagonal: bool
     butterfly_steps: int
     patch_min: int
@@ -125,21 +171,21 @@ class Scoring:
     enclosed: int
     butterfly: int
     unique_feature: int
-    feature_copies: str
+    feature_copies: FeatureCopies
     """``"each"``: every copy of a tile scores its effect; ``"best"``: only the best copy of each tile does."""
 
 
 @dataclass(frozen=True)
 class Card:
-    centre: str
-    corner: str
+    centre: CardCentre
+    corner: CardCorner
     colour: str | None = None
 
 
 @dataclass(frozen=True)
 class DieFace:
     caterpillars: int
-    extra: str | None = None
+    extra: DieExtra | None = None
 
 
 @dataclass(frozen=True)
@@ -169,8 +215,8 @@ class Play:
     """A feature corner with no empty field: ``"lost"`` (it may still be chosen) or ``"not_offered"``."""
 
 
-DIE_ORDERS = ("caterpillars_first", "extra_first")
-ADJACENCIES = ("king", "orthogonal")
+DIE_ORDERS = ("caterpillars_first", "extra_first", "player")
+ADJACENCIES = tuple(Adjacency)
 ENCLOSURES = ("encircled", "reachable")
 GROUNDS = ("empty", "field", "bramble")
 """What ``rules.enclosure_forbids`` may name (flowers never spoil an enclosure)."""
@@ -242,7 +288,7 @@ class Edition:
             return None
         return RETIRED_CODES.get(code)
 
-    def adjacency_of(self, code: str) -> str:
+    def adjacency_of(self, code: str) -> Adjacency:
         """What the feature ``code`` counts as its neighbours: its own ``adjacency`` or the edition's."""
         feature = self.features.get(code)
         return (feature.adjacency if feature else None) or self.rules.adjacency
@@ -358,10 +404,14 @@ class _Reader:
         return value
 
     def choice(self, name: str, options: tuple[str, ...], default: Any = ...) -> Any:
+        """One of ``options``; an enum's member when the options are an enum's (``tuple(Adjacency)``)."""
         value = self.get(name, str, default)
-        if value is not None and value not in options:
-            listed = ", ".join(repr(o) for o in options)
+        words = tuple(str(o) for o in options)
+        if value is not None and value not in words:
+            listed = ", ".join(repr(w) for w in words)
             raise self.error(name, f"expected one of {listed}, got {value!r}")
+        if value is not None and options and isinstance(options[0], StrEnum):
+            return type(options[0])(value)
         return value
 
     def table(self, name: str) -> _Reader:
@@ -492,7 +542,7 @@ def _grounds(r: _Reader, name: str) -> tuple[str, ...]:
 
 def _scoring(r: _Reader) -> Scoring:
     points = {key: r.int(key, 0, 100) for key in ("flower", "patch", "enclosed", "butterfly", "unique_feature")}
-    scoring = Scoring(**points, feature_copies=r.choice("feature_copies", ("each", "best")))
+    scoring = Scoring(**points, feature_copies=r.choice("feature_copies", tuple(FeatureCopies)))
     r.done()
     return scoring
 

@@ -48,6 +48,7 @@ from papillon.files import MAX_LOG_BYTES, loads_json, read_text
 from papillon.garden import Garden
 from papillon.notation import format_garden, parse, player_name
 from papillon.score import CATEGORIES, CATEGORY_TITLES, score
+from papillon.words import plural
 
 if TYPE_CHECKING:
     from papillon.engine.state import GameState
@@ -128,7 +129,7 @@ class PlayerStats:
         """The statistics in words, one line each."""
         if not self.games:
             return [f"{self.player}: no games recorded."]
-        head = f"{self.player}: {self.games} game{'s' if self.games != 1 else ''}, {self.wins} win{'s' if self.wins != 1 else ''}, "
+        head = f"{self.player}: {plural(self.games, 'game')}, {plural(self.wins, 'win')}, "
         head += f"best {self.best_total}, average {self.average_total:.1f}"
         out = [head]
         if self.average_margin is not None:

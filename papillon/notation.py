@@ -27,7 +27,7 @@ from functools import cache
 from typing import Any
 
 from papillon.edition import Edition, standard_edition
-from papillon.errors import QUOTE_MAX, NotationError, quote
+from papillon.errors import NotationError, quote
 from papillon.files import loads_json
 from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, ROW_PLOTS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
@@ -54,11 +54,6 @@ def edge_column(k: int) -> int:
 CELL_WIDTH = 3
 _META = re.compile(r"([A-Za-z][A-Za-z0-9_-]*) *:(.*)")
 _VERSION = re.compile(r"papillon\s+garden\s+v(\S+)")
-
-
-def _quote(text: str) -> str:
-    """User text quoted in a message, cut short so a huge bad line cannot flood the terminal."""
-    return repr(text if len(text) <= QUOTE_MAX else text[:QUOTE_MAX] + "…")
 
 
 MAX_NAME = 60
@@ -236,7 +231,7 @@ def _parse_checked(text: str, edition: Edition) -> Garden:
                 if row == 0:
                     raise line.error("expected row 1, found an edge line: bricks go between two rows, never above row 1", line.indent)
                 raise line.error(f"expected row {name}, found a second edge line below row {row}", line.indent)
-            raise line.error(f"expected row {name} (its number in columns 1 to 4), found {_quote(line.text.strip())}", line.indent)
+            raise line.error(f"expected row {name} (its number in columns 1 to 4), found {quote(line.text.strip())}", line.indent)
         if number != name:
             again = " again" if 1 <= number < name else ""
             limits = "" if 1 <= number <= SIZE else f": a garden has rows 1 to {SIZE}"
@@ -291,7 +286,7 @@ def _check_header(line: _Line) -> None:
     match = _VERSION.fullmatch(line.text)
     if match and match[1] != str(VERSION):
         raise line.error(f"expected version 'v{VERSION}', found 'v{match[1]}': this papillon reads {HEADER!r}", match.start(1) - 1)
-    raise line.error(f"expected the first line {HEADER!r}, found {_quote(line.text)}", 0)
+    raise line.error(f"expected the first line {HEADER!r}, found {quote(line.text)}", 0)
 
 
 def _read_meta(lines: list[_Line], end: tuple[int, int]) -> tuple[int, list[tuple[str, str]]]:
@@ -305,10 +300,10 @@ def _read_meta(lines: list[_Line], end: tuple[int, int]) -> tuple[int, list[tupl
             break
         match = _META.fullmatch(line.text)
         if not match:
-            raise line.error(f"expected a metadata line 'key: value' or the column header, found {_quote(line.text.strip())}", line.indent)
+            raise line.error(f"expected a metadata line 'key: value' or the column header, found {quote(line.text.strip())}", line.indent)
         key = match[1]
         if key in first_seen:
-            raise line.error(f"expected each metadata key once, found {_quote(key)} again (first on line {first_seen[key]})", 0)
+            raise line.error(f"expected each metadata key once, found {quote(key)} again (first on line {first_seen[key]})", 0)
         first_seen[key] = line.number
         meta.append((key, match[2].strip(" ")))
         index += 1
@@ -346,7 +341,7 @@ def _check_column_header(line: _Line) -> None:
         if got in COLUMNS:
             expected = COLUMN_HEADER.index(got)
             raise line.error(f"column header: expected {got!r} at column {expected + 1}, found it at column {i + 1}", i)
-        raise line.error(f"column header: expected only the letters A to E, found {_quote(got)}", i)
+        raise line.error(f"column header: expected only the letters A to E, found {quote(got)}", i)
 
 
 def _row_number(line: _Line) -> int | None:
@@ -374,7 +369,7 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
     if line.char(first) == "|":
         raise line.error(f"expected a space before {names[0]}, found '|': the garden border never holds a brick", first)
     if line.char(first) != " ":
-        found = _quote(line.token(first))
+        found = quote(line.token(first))
         message = f"{names[0]}: expected the code to start at column {cell_column(0) + 1}, found {found} at column {first + 1}"
         raise line.error(message, first)
     codes = []
@@ -387,7 +382,7 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
                 found = "the end of the line" if len(text) <= start else "nothing"
                 raise line.error(f"{plot}: expected a plot code at column {start + 1} ('.' for an empty plot), found {found}", start)
             raise line.error(
-                f"{plot}: expected the code to start at column {start + 1}, found {_quote(line.token(shifted))} at column {shifted + 1}",
+                f"{plot}: expected the code to start at column {start + 1}, found {quote(line.token(shifted))} at column {shifted + 1}",
                 shifted,
             )
         if line.char(start) == "|":
@@ -408,10 +403,10 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
                 where = edge_column(col) + 1
                 raise line.error(f"expected '|' at column {where} between {plot} and {names[col + 1]}, found it at column {i + 1}", i)
             if i < gap:
-                raise line.error(f"{plot}: expected one plot code, found {_quote(line.at(start, gap).strip())}", start)
+                raise line.error(f"{plot}: expected one plot code, found {quote(line.at(start, gap).strip())}", start)
             if last:
-                raise line.error(f"expected the end of the line after {plot}, found {_quote(text[i:].strip())}", i)
-            raise line.error(f"expected a space at column {i + 1} after {plot}, found {_quote(char)}", i)
+                raise line.error(f"expected the end of the line after {plot}, found {quote(text[i:].strip())}", i)
+            raise line.error(f"expected a space at column {i + 1} after {plot}, found {quote(char)}", i)
         if last:
             break
         edge = edge_column(col)
@@ -420,7 +415,7 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
             bricks.add(Edge(plot_at(col, row), plot_at(col + 1, row)))
         elif mark != " ":
             raise line.error(
-                f"expected '|' (a brick) or a space at column {edge + 1} between {plot} and {names[col + 1]}, found {_quote(mark)}", edge
+                f"expected '|' (a brick) or a space at column {edge + 1} between {plot} and {names[col + 1]}, found {quote(mark)}", edge
             )
         before = edge + 1  # the blank column before the next cell
         char = line.char(before)
@@ -431,8 +426,8 @@ def _read_cells(line: _Line, row: int, bricks: set[Edge], edition: Edition) -> l
         if char != " ":
             token = line.token(before)
             if _known_code(line.token(before + 1).removesuffix("*"), edition):
-                raise line.error(f"expected a space at column {before + 1} before {names[col + 1]}, found {_quote(char)}", before)
-            message = f"{names[col + 1]}: expected the code to start at column {before + 2}, found {_quote(token)} at column {before + 1}"
+                raise line.error(f"expected a space at column {before + 1} before {names[col + 1]}, found {quote(char)}", before)
+            message = f"{names[col + 1]}: expected the code to start at column {before + 2}, found {quote(token)} at column {before + 1}"
             raise line.error(message, before)
     return codes
 
@@ -448,15 +443,15 @@ def _check_code(line: _Line, token: str, plot: str, column: int, edition: Editio
     fits = token[:CELL_WIDTH]
     if len(token) > CELL_WIDTH and "*" not in token[CELL_WIDTH:] and _known_code(fits.removesuffix("*"), edition):
         gap = column + CELL_WIDTH
-        raise line.error(f"expected a space at column {gap + 1} after {plot}, found {_quote(token[CELL_WIDTH])}", gap)
+        raise line.error(f"expected a space at column {gap + 1} after {plot}, found {quote(token[CELL_WIDTH])}", gap)
     if code.endswith("*") and _known_code(code.rstrip("*"), edition):
-        raise line.error(f"{plot}: expected one '*' after the code (a filled butterfly space), found {_quote(token)}", column)
+        raise line.error(f"{plot}: expected one '*' after the code (a filled butterfly space), found {quote(token)}", column)
     if code == "":
-        raise line.error(f"{plot}: expected a plot code before '*', found {_quote(token)}", column)
+        raise line.error(f"{plot}: expected a plot code before '*', found {quote(token)}", column)
     if retired := edition.retired_note(code):
-        raise line.error(f"{plot}: {_quote(code)} is not a code of the {edition.name} edition: {retired}", column)
+        raise line.error(f"{plot}: {quote(code)} is not a code of the {edition.name} edition: {retired}", column)
     known = " ".join(edition.plot_codes)
-    raise line.error(f"{plot}: expected a plot code ({known}), found {_quote(token)}", column)
+    raise line.error(f"{plot}: expected a plot code ({known}), found {quote(token)}", column)
 
 
 def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
@@ -465,7 +460,7 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
     text = line.text
     stray = next((i for i, char in enumerate(text) if char not in " -+"), None)
     if stray is not None:
-        raise line.error(f"edge line below row {row + 1}: expected '---', '+' or spaces, found {_quote(text[stray])}", stray)
+        raise line.error(f"edge line below row {row + 1}: expected '---', '+' or spaces, found {quote(text[stray])}", stray)
     slots = {cell_column(col): col for col in range(SIZE)}
 
     def under(slot: int) -> str:
@@ -480,12 +475,10 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
                 bricks.add(Edge(plot_at(col, row), plot_at(col, row + 1)))
             elif mark.startswith("-"):
                 name = f"{COLUMNS[col]}{row + 1}-{COLUMNS[col]}{row + 2}"
-                raise line.error(f"brick {name}: expected '---' at {under(i)}, found {_quote(mark.rstrip())}", i)
+                raise line.error(f"brick {name}: expected '---' at {under(i)}, found {quote(mark.rstrip())}", i)
             elif "-" in mark:
                 j = i + mark.index("-")
-                raise line.error(
-                    f"misaligned brick: expected '---' at {under(i)}, found {_quote(line.token(j, ' +'))} at column {j + 1}", j
-                )
+                raise line.error(f"misaligned brick: expected '---' at {under(i)}, found {quote(line.token(j, ' +'))} at column {j + 1}", j)
             elif "+" in mark:
                 j = i + mark.index("+")
                 raise line.error(f"expected '---' or spaces at {under(i)}, found '+'", j)
@@ -496,7 +489,7 @@ def _read_edge_line(line: _Line, row: int, bricks: set[Edge]) -> None:
                 raise line.error(f"expected a space or '+' at column {i + 1}, found '-': a brick is '---' under one cell", i)
             nearest = min(slots, key=lambda slot: abs(slot - i))
             raise line.error(
-                f"misaligned brick: expected '---' at {under(nearest)}, found {_quote(line.token(i, ' +'))} at column {i + 1}", i
+                f"misaligned brick: expected '---' at {under(nearest)}, found {quote(line.token(i, ' +'))} at column {i + 1}", i
             )
         i += 1
 

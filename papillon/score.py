@@ -17,6 +17,7 @@ from papillon.garden import Garden
 from papillon.geometry import Enclosure
 from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, plot_name
 from papillon.rules import BORDER_MASK, CATEGORIES, FLOWER_CODES, FeatureFound, PatchFound, evaluate, rule_tables
+from papillon.words import cell_words
 
 CATEGORY_TITLES = {
     "flowers": "Flowers",
@@ -221,14 +222,9 @@ def _thing(kind: str, mask: int, edition: Edition, count: str) -> str:
 
 
 def _describe(code: str, edition: Edition) -> str:
-    if code in COLOURS:
-        return f"{COLOURS[code]} flower"
-    if code == "F":
-        return "field"
-    if code == "X":
-        return "bramble"
-    if code == ".":
-        return "empty"
+    """A counted thing by its code: a tile or critter by its name, anything else as every front end says it."""
+    if code in COLOURS or code in (".", "F", "X"):
+        return cell_words(code, edition, article=False)
     return edition.occupant_name(code)
 
 

@@ -41,6 +41,7 @@ from papillon.notation import format_garden
 from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
 from papillon.session import check_name
+from papillon.words import cell_words, plural
 
 if TYPE_CHECKING:
     from papillon.scan import ScanResult
@@ -88,12 +89,8 @@ class Doubt:
 def plot_choices(edition: Edition | None = None) -> list[tuple[str, str]]:
     """Every content a plot can be given: (notation code, words), as a chooser lists them."""
     edition = edition or standard_edition()
-    out = [(".", "empty")]
-    out += [(code, f"{name} flower") for code, name in COLOURS.items()]
-    out.append(("F", "field, nothing in it"))
-    out += [(code, f"field with a {edition.occupant_name(code)}") for code in edition.occupant_codes]
-    out.append(("X", "bramble"))
-    return out
+    codes = [".", *COLOURS, "F", *edition.occupant_codes, "X"]
+    return [(code, "field, nothing in it" if code == "F" else cell_words(code, edition, article=False)) for code in codes]
 
 
 @dataclass(frozen=True)
@@ -178,7 +175,7 @@ class SheetEntry:
         """EntryError while an item is still doubtful: a sheet counts (in a night or the history) once each is corrected or confirmed."""
         if self.doubts:
             count = len(self.doubts)
-            raise EntryError(f"{count} item{'s' if count > 1 else ''} still to check before the sheet counts")
+            raise EntryError(f"{plural(count, 'item')} still to check before the sheet counts")
 
     def doubtful(self, item: str) -> bool:
         return any(d.item == item for d in self.doubts)

@@ -17,8 +17,8 @@ types or clicks is matched to an action (:func:`match_choice`) and explained
 >>> import tempfile
 >>> folder = tempfile.mkdtemp()
 >>> session = PlaySession.new(seed=5, seats=[Seat("Ann"), Seat("greedy bot", "greedy")], folder=folder)
->>> session.state.legal_actions()  # Ann chooses her starting field; the deal was played for her
-('start B4', 'start D2')
+>>> [str(a) for a in session.state.legal_actions()]  # Ann chooses her starting field; the deal was played for her
+['start B4', 'start D2']
 >>> moves = session.act("start B4")  # the bot chooses its start, then round 1 is rolled
 >>> [m.who for m in moves], session.state.round, session.state.player
 (['greedy bot'], 1, 0)
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import re
 import secrets
 from collections.abc import Sequence
@@ -36,9 +37,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from papillon.edition import Edition, edition_from_toml, standard_edition
-from papillon.engine.bots import BOTS, Bot, make_bot
+from papillon.engine.actions import Action, Kind
+from papillon.engine.bots import BOTS, Bot, GreedyBot, make_bot
 from papillon.engine.log import MAX_SEED, GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
+from papillon.engine.text import done_text
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
 from papillon.history import FILE_NAME as HISTORY_FILE
@@ -222,10 +225,13 @@ class PlaySession:
     agents: list[Bot | None]
     path: Path
     checkpoint: tuple[GameState, int]
+    """The state and event count at the start of this person's turn this round (undo goes back there)."""
     edition_text: str | None = None
     """The TOML of a custom edition (saved beside the log, so a resume finds it)."""
     moves: list[Move] = field(default_factory=list)
     """The bots' decisions since a person last decided."""
+    stage_start: tuple[GameState, int] | None = None
+    """The state and event count where this round's decisions began (the seats' undo replays from there)."""
 
     # -- starting -----------------------------------------------------------------
 
@@ -345,28 +351,32 @@ class PlaySession:
             mover = state.player
             after = step(state, self.log, self.agents)
             if mover >= 0:
-                action = str(self.log.events[-1]["action"])
-                moves.append(Move(state.game.players[mover], action, state.describe(action)))
+                action = Action.parse(str(self.log.events[-1]["action"]))
+                moves.append(Move(state.game.players[mover], str(action), done_text(state, action)))
             self._moved(state, after)
         self.moves += moves
         return moves
 
-    def act(self, action: str) -> list[Move]:
-        """A person's decision (IllegalActionError leaves everything as it was), then the bots' turns."""
+    def act(self, action: Action | str, player: int | None = None) -> list[Move]:
+        """A person's decision (seat ``player``, default the lowest acting one; IllegalActionError
+        leaves everything as it was), then the bots' turns."""
         state = self.state
-        if state.is_over() or state.is_chance() or not self.is_person(state.player):
+        seat = state.player if player is None else player
+        if state.is_over() or state.is_chance() or not self.is_person(seat) or seat not in state.acting_players():
             raise SessionError("it is nobody's turn to decide here")
-        after = decide(state, self.log, action)
+        after = decide(state, self.log, action, seat)
         self.moves = []
         self._moved(state, after)
         return self.advance()
 
     def choose(self, text: str) -> list[Move]:
         """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
-        return self.act(match_choice(text, self.state.legal_actions()))
+        return self.act(match_choice(text, self.state.legal_actions(), self.state.edition))
 
     def _moved(self, before: GameState, after: GameState) -> None:
         self.state = after
+        if before.is_chance() or after.stage != before.stage or after.round != before.round:
+            self.stage_start = (after, len(self.log.events))
         if before.is_chance() or after.player != before.player or after.round != before.round:
             self.checkpoint = (after, len(self.log.events))
         if after.round != before.round or after.is_over():
@@ -390,6 +400,26 @@ class PlaySession:
             return False
         del self.log.events[count:]
         self.state = previous
+        self.moves = []
+        return True
+
+    def undo_seat(self, player: int) -> bool:
+        """Seat ``player`` back to the start of its turn this round, the other seats' decisions kept
+        (they never depend on it); False if that seat has nothing to undo this round.
+
+        The round's other decisions are replayed in the order they were received."""
+        if self.stage_start is None:
+            return False
+        start, count = self.stage_start
+        kept = [e for e in self.log.events[count:] if e.get("player") != player]
+        if len(kept) == len(self.log.events) - count:
+            return False
+        state = start
+        for event in kept:
+            state = state.apply(event["action"], event["player"])
+        del self.log.events[count:]
+        self.log.events += kept
+        self.state = state
         self.moves = []
         return True
 
@@ -420,31 +450,31 @@ def numbered(text: str, most: int) -> int | None:
     return number if 1 <= number <= most else None
 
 
-def match_choice(text: str, legal: Sequence[str]) -> str:
+def match_choice(text: str, offered: Sequence[Action | str], edition: Edition | None = None) -> Action | str:
     """The action a person meant: a number, the action itself, or its object alone where only one action has it.
 
-    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``;
-    case does not matter.  Text that matches nothing comes back as it is (the engine says why it is not
-    allowed); IllegalActionError when it is a number out of range or matches several choices.
+    ``C3`` is ``plot C3`` when that is a choice, ``B1-C1`` (or ``C1-B1``) ``edge B1-C1``, ``red`` ``colour red``,
+    and with the ``edition`` a tile or critter by its name (``Gazebo`` is ``feature gz``, ``hedgehog``
+    ``fill hh``); case does not matter.  Text that matches nothing comes back as it is (the engine says
+    why it is not allowed); IllegalActionError when it is a number out of range or matches several choices.
 
-    >>> match_choice("c1-b1", ("edge B1-C1", "edge B2-C2")), match_choice("2", ("skip", "plot C3"))
+    >>> legal = tuple(map(Action.parse, ("edge B1-C1", "edge B2-C2", "skip", "plot C3")))
+    >>> str(match_choice("c1-b1", legal)), str(match_choice("4", legal))
     ('edge B1-C1', 'plot C3')
     """
-    legal = tuple(legal)
+    legal = tuple(a if isinstance(a, Action) else Action.parse(a) for a in offered)
     words = " ".join(text.split())
     if words.isascii() and words.isdigit():
         number = numbered(words, len(legal))
         if number is None:
             raise IllegalActionError(f"choose 1 to {len(legal)} ('?' explains them)")
         return legal[number - 1]
-    if words in legal:
-        return words
     folded = words.casefold()
     spellings = {folded, "-".join(reversed(folded.split("-")))}  # an edge either way round
-    exact = [a for a in legal if a.casefold() in spellings]
+    exact = [a for a in legal if str(a).casefold() in spellings]
     if len(exact) == 1:
         return exact[0]
-    named = [a for a in legal if a.partition(" ")[2].casefold() in spellings]
+    named = [a for a in legal if a.subject.casefold() in spellings or _name_of(a, edition) in spellings]
     if len(named) == 1:
         return named[0]
     if len(named) > 1:
@@ -460,19 +490,28 @@ class Choice:
     """A legal action explained: its number (from 1), what it does, and the score it leaves now."""
 
     number: int
-    action: str
+    action: Action
     words: str
     score: int
     change: int
     """The score after it minus the score now."""
+    reach: int = 0
+    """When the choice itself scores nothing: the gain the rest of this turn can bring after it
+    (played on greedily, so a gain that is surely reachable), 0 when none was found."""
 
     @property
     def outcome(self) -> str:
-        return f"→ score {self.score} ({self.change:+d})" if self.change else "→ score unchanged"
+        """What the choice does to the score: its change, else what it can lead to this turn, else nothing."""
+        if self.change:
+            return f"→ score {self.score} ({self.change:+d})"
+        return f"→ can lead to {self.reach:+d} this turn" if self.reach > 0 else ""
 
 
 def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
-    """Each legal action of the player to decide, explained (``only``: the one at that index)."""
+    """Each legal action of the player to decide, explained (``only``: the one at that index).
+
+    A choice that scores nothing by itself (a pair, a part, a tile, a gnome option, a colour) is
+    followed to the end of the turn with the greedy bot's play, so ``?`` can say what it leads to."""
     legal = state.legal_actions()
     player = state.player
     now = state.score(player)
@@ -480,14 +519,39 @@ def explain_choices(state: GameState, only: int | None = None) -> list[Choice]:
     for i, action in enumerate(legal):
         if only is not None and i != only:
             continue
-        after = state.apply(action).score(player)
-        out.append(Choice(i + 1, action, state.describe(action), after, after - now))
+        after = state.apply(action)
+        score = after.score(player)
+        reach = _reach(after, player, state.round) - now if score == now and action.kind in _LEADS_ON else 0
+        out.append(Choice(i + 1, action, state.describe(action), score, score - now, reach))
     return out
+
+
+_LOOK_AHEAD = GreedyBot()
+_LEADS_ON = frozenset(
+    {Kind.START, Kind.PAIR, Kind.PART, Kind.FEATURE, Kind.GNOME, Kind.COLOUR, Kind.FILL, Kind.CHOOSE, Kind.FROM, Kind.FIRST}
+)
+"""Choices that decide what comes next rather than mark the garden: ``?`` follows these to the end of the turn."""
+
+
+def _reach(state: GameState, player: int, round_: int) -> int:
+    """``player``'s score once the rest of their turn this round is played greedily from ``state``."""
+    rng = random.Random(0)  # ties broken the same way every time: ``?`` says the same twice
+    while not state.is_over() and not state.is_chance() and state.player == player and state.round == round_:
+        state = state.apply(_LOOK_AHEAD.choose(state, rng))
+    return state.score(player)
 
 
 def standings(state: GameState) -> list[Standing]:
     """Every player's score now, the leader first (ties share a place, in seat order)."""
     return rank((name, state.score(i), "") for i, name in enumerate(state.game.players))
+
+
+def _name_of(action: Action, edition: Edition | None) -> str:
+    """The tile's or critter's name an action takes or fills (``"gazebo"``), folded; "" for others."""
+    if edition is None or action.kind not in (Kind.FEATURE, Kind.FILL) or not action.code:
+        return ""
+    code = action.code
+    return edition.occupant_name(code).casefold() if edition.is_feature(code) or edition.is_critter(code) else ""
 
 
 # --------------------------------------------------------------------------- saved games

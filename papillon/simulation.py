@@ -34,6 +34,7 @@ from papillon.engine.bots import BOTS, Bot, SearchBot, make_bot
 from papillon.engine.log import game_seed, play_game
 from papillon.errors import SimulationError, quote
 from papillon.score import CATEGORY_TITLES
+from papillon.words import plural
 
 MAX_GAMES = 10**9
 """Games in one run: far more than anyone waits for, small enough to catch a typo's extra zeros."""
@@ -439,7 +440,7 @@ class Tally:
         sd = math.sqrt(sum(c * (t - mean) ** 2 for t, c in self.totals.items()) / n)
         low, high = min(self.totals), max(self.totals)
         lines = [
-            f"{n} solo game{'s' if n != 1 else ''}, bot {self.bot}",
+            f"{plural(n, 'solo game')}, bot {self.bot}",
             f"  mean {mean:.2f}   sd {sd:.2f}",
             f"  min {low}   Q1 {self.quantile(0.25):g}   median {self.quantile(0.5):g}   Q3 {self.quantile(0.75):g}   max {high}",
             "",

@@ -1,10 +1,19 @@
-"""Small helpers for the English papillon writes: counts with the right noun form.
+"""papillon's vocabulary: the words for cards, dice, cells, tiles, critters and effects, and counts.
 
-Every generated sentence that puts a number before a noun goes through :func:`plural`,
-so "1 field" and "2 fields" are both right (tests/test_words.py checks every template).
+Every front end (the engine's prompts, the SVG pictures' labels, the score breakdown) takes
+these words from here, so a thing is called the same everywhere.  Every generated sentence
+that puts a number before a noun goes through :func:`plural`, so "1 field" and "2 fields"
+are both right (tests/test_words.py checks every template).
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from papillon.edition import COLOURS
+
+if TYPE_CHECKING:
+    from papillon.edition import Card, DieFace, Edition
 
 
 def plural(count: int, singular: str, plural_form: str | None = None) -> str:
@@ -85,3 +94,45 @@ def effect_text(action: str, count: int = 1, per: str | None = None, adjacency: 
         thing, around = _PER[per]
         words += f" for each {thing}" + (f" {_AROUND[adjacency]}" if around else "")
     return words
+
+
+# --------------------------------------------------------------------------- cards, dice and cells
+
+CORNER_WORDS = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}
+"""A card's corner bonus, by its ``corner``."""
+
+_CENTRE_WORDS = {"move": "move a butterfly", "field_move": "add fields & move a butterfly"}
+_EXTRA_WORDS = {"field": "add a field", "fill": "fill a space", "bramble": "bramble"}
+
+
+def centre_text(card: Card) -> str:
+    """A card's centre action: ``'stamp a red flower'``, ``'move a butterfly'``."""
+    return f"stamp a {card.colour} flower" if card.centre == "stamp" else _CENTRE_WORDS[card.centre]
+
+
+def corner_text(card: Card) -> str:
+    return CORNER_WORDS[card.corner]
+
+
+def card_text(card: Card) -> str:
+    """A card in words: ``'stamp a red flower | corner: add a feature'``."""
+    return f"{centre_text(card)} | corner: {corner_text(card)}"
+
+
+def die_text(face: DieFace) -> str:
+    """A die face in words: ``'3 caterpillars + bramble'``."""
+    return plural(face.caterpillars, "caterpillar") + (f" + {_EXTRA_WORDS[face.extra]}" if face.extra else "")
+
+
+def cell_words(code: str, edition: Edition, article: bool = True) -> str:
+    """What a plot holds, by its notation code: ``'a red flower'``, ``'an empty field'``, ``'a field
+    with a Hedgehog'``, ``'empty'`` (``article=False``: ``'red flower'``, ``'field'``, ...)."""
+    if code in COLOURS:
+        return f"{'a ' if article else ''}{COLOURS[code]} flower"
+    if code == ".":
+        return "empty"
+    if code == "F":
+        return "an empty field" if article else "field"
+    if code == "X":
+        return "a bramble" if article else "bramble"
+    return f"{'a ' if article else ''}field with a {edition.occupant_name(code)}"

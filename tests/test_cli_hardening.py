@@ -466,11 +466,13 @@ def test_20_choices_by_their_name_and_two_names_make_two_players(runner, tmp_pat
 
 
 def test_20_question_mark_says_what_each_choice_scores(runner):
-    # After the starting field, choosing a pair marks nothing yet: every pair leaves the score as it is.
+    # After the starting field, choosing a pair marks nothing yet: each pair says what the rest of
+    # the turn can bring after it (issue 23 item 5), never "score unchanged".
     result = runner.invoke(main, ["play", "--seed", "8", "--save", "q.jsonl"], input="1\n?\nq\n")
     explained = result.output.split("> ")[2]
     assert "1. pair 1: " in explained and "3. pair 3: " in explained
-    assert explained.count("→ score unchanged") == 3 and "→ score 1" not in explained
+    assert "unchanged" not in explained and "→ score 1" not in explained
+    assert explained.count(" this turn") == 3 and "→ can lead to +1 this turn" in explained
 
 
 def test_25_ctrl_c_in_play_saves_and_exits_130(runner, tmp_path, monkeypatch):

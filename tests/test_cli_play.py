@@ -486,3 +486,10 @@ def test_a_log_of_an_unknown_edition_asks_for_its_edition_file(runner, tmp_path)
         result = runner.invoke(main, command)
         assert result.exit_code == 1 and result.stderr.count("\n") == 1, result.output
         assert result.stderr.endswith("which this papillon does not hold: give the edition file it was played with (--edition FILE)\n")
+
+
+def test_a_bots_move_is_told_in_words_not_as_a_bare_action(runner):
+    # Issue 23 item 8: "greedy bot: start B4" said what to type, not what was done.
+    result = runner.invoke(main, ["play", "--seed", "5", "--bot", "greedy", "--save", "g.jsonl"], input="1\nq\n")
+    assert "  greedy bot: filled the butterfly space of B4 to start" in result.output
+    assert "greedy bot: start " not in result.output

@@ -145,7 +145,7 @@ def watched_game(seed: int, bots: list[str], edition=EDITION) -> GameState:
             action = agents[state.player].choose(state, bot_rng(seed, decisions))
             if state.tasks and state.tasks[-1] == PlaceBramble() and not edition.rules.bramble_on_bramble:
                 garden = state.boards[state.player].cells
-                target = garden[PLOT_BY_NAME[action.split()[1]]]
+                target = garden[action.plot]
                 assert target != "X" or set(garden) == {"X"}, "a bramble on a bramble while another plot exists"
             state = state.apply(action)
             decisions += 1

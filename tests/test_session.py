@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import threading
 from pathlib import Path
 
 import pytest
 
+from papillon.edition import standard_edition
+from papillon.engine import GreedyBot
+from papillon.engine.actions import Action, Kind
 from papillon.errors import IllegalActionError, PapillonError, SessionError
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES
 from papillon.report import Standing, rank
@@ -40,8 +44,8 @@ def test_a_choice_by_number_or_by_its_object(typed, action):
 def test_a_choice_that_is_out_of_range_or_ambiguous_is_refused():
     with pytest.raises(IllegalActionError, match=r"^choose 1 to 6 \('\?' explains them\)$"):
         match_choice("7", LEGAL)
-    with pytest.raises(IllegalActionError, match=r"^'c3' could be 1\. plot C3 or 2\. edge C3: type the number$"):
-        match_choice("c3", ("plot C3", "edge C3"))
+    with pytest.raises(IllegalActionError, match=r"^'c3' could be 1\. plot C3 or 2\. from C3: type the number$"):
+        match_choice("c3", ("plot C3", "from C3"))
     assert match_choice("plot Q9", LEGAL) == "plot Q9", "the engine says why it is not allowed"
 
 
@@ -212,3 +216,58 @@ def test_the_player_count_follows_the_edition() -> None:
             check_player_count(count, three)
     with pytest.raises(SessionError, match=r"^a game has 1 to 3 players, got 4$"):
         PlaySession.start(seed=1, seats=[Seat(f"P{i}") for i in range(4)], path=Path("unused.jsonl"), edition=three)
+
+
+# --------------------------------------------------------------------------- issue 23, items 5, 8 and 9
+
+
+def test_a_tile_or_critter_is_typed_by_its_name():
+    legal = ("feature po", "feature gz", "skip")
+    assert match_choice("Gazebo", legal, standard_edition()) == "feature gz"
+    assert match_choice("  gazebo ", legal, standard_edition()) == "feature gz", "any case, any spaces"
+    assert match_choice("HEDGEHOG", ("fill lb", "fill hh", "fill red"), standard_edition()) == "fill hh"
+    assert match_choice("gz", legal, standard_edition()) == "feature gz", "the code still works"
+
+
+def test_a_bots_move_says_what_was_done(tmp_path):
+    from papillon.engine.text import done_text
+
+    session = PlaySession.new(seed=5, seats=[Seat("Ann"), Seat("greedy bot", "greedy")], folder=tmp_path)
+    moves = session.act("start B4")
+    assert [(m.who, m.words) for m in moves] == [("greedy bot", "filled the butterfly space of B4 to start")]
+    state = session.state
+    state = state.apply("pair 1").apply("part centre")  # pair 1 of seed 5: a stamp card
+    colour = state.tasks[-1].colour
+    name = {"R": "red", "B": "blue", "Y": "yellow", "P": "purple"}[colour]
+    assert done_text(state, Action.parse("plot C3")) == f"drew a {name} flower in C3"
+    assert done_text(state, Action.parse("skip")) == "declined the gain"
+
+
+def test_help_says_what_a_choice_that_scores_nothing_yet_can_lead_to(tmp_path):
+    session = PlaySession.new(seed=5, seats=[Seat("Ann")], folder=tmp_path)
+    session.act("start B4")
+    pairs = explain_choices(session.state)
+    assert [c.action.kind for c in pairs] == [Kind.PAIR] * 3
+    assert all("unchanged" not in c.outcome for c in pairs)
+    assert [c.outcome for c in pairs] == [f"→ can lead to {c.reach:+d} this turn" for c in pairs] and all(c.reach > 0 for c in pairs)
+    # The gain is real: the rest of the turn played greedily from pair 3 reaches it.
+    state = session.state
+    best = max(pairs, key=lambda c: c.reach)
+    after = state.apply(best.action)
+    bot = GreedyBot()
+    rng = random.Random(0)
+    while after.player == 0 and after.round == 1 and not after.is_chance():
+        after = after.apply(bot.choose(after, rng))
+    assert after.score(0) - state.score(0) == best.reach
+
+
+def test_a_tile_typed_by_name_at_the_prompt_is_taken(tmp_path):
+    # Issue 23 item 9, through the path the play prompt takes (PlaySession.choose).
+    session = PlaySession.new(seed=7, seats=[Seat("Ann")], folder=tmp_path)
+    bot, rng = GreedyBot(), random.Random(1)
+    while not any(a.kind is Kind.FEATURE for a in session.state.legal_actions()):
+        session.act(bot.choose(session.state, rng))
+    code = next(a.code for a in session.state.legal_actions() if a.kind is Kind.FEATURE)
+    name = session.state.edition.features[code].name
+    session.choose(name.upper())
+    assert session.log.events[-1]["action"] == f"feature {code}"

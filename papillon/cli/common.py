@@ -20,6 +20,7 @@ from papillon.files import HEAD_BYTES, read_bounded, write_atomic
 from papillon.garden import Garden
 from papillon.notation import load_text, metadata_comments
 from papillon.scan import is_image, review_marks
+from papillon.words import plural
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -212,7 +213,7 @@ def garden_from_input(read: Input, edition: Edition, *, accept_review: bool = Tr
         return None
     marks = [] if accept_review or "#" not in text else review_marks(text)  # no '#', no mark: skip the line-by-line look
     if marks:
-        readings = "1 reading" if len(marks) == 1 else f"{len(marks)} readings"
+        readings = plural(len(marks), "reading")
         click.echo(f"{name}: {readings} still marked for review ('# ?' lines): {REVIEW_ADVICE}", err=True)
         return None
     if "#" in text:

@@ -23,6 +23,7 @@ from click.core import ParameterSource
 from papillon.cli import EXIT_INTERRUPTED, usage_error
 from papillon.cli.common import EDITION_FILE, edition_option
 from papillon.edition import Edition
+from papillon.engine.actions import Kind
 from papillon.engine.bots import BOTS
 from papillon.engine.log import GameLog
 from papillon.engine.state import GameState, card_text, die_text
@@ -48,6 +49,7 @@ from papillon.session import (
     read_log,
     standings,
 )
+from papillon.words import plural
 
 HELP = """\
 Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
@@ -177,11 +179,11 @@ def prompt_text(state: GameState) -> str:
 def choices(state: GameState) -> str:
     """The numbered choices in columns; many of one kind (41 edges) are listed compactly under their kind."""
     legal = state.legal_actions()
-    verbs = {action.partition(" ")[0] for action in legal if action != "skip"}
-    compact = len(legal) > 12 and len(verbs) == 1
-    heading = f"  {verbs.pop()} (type the number or the name):\n" if compact else ""
+    kinds = {action.kind for action in legal if action.kind is not Kind.SKIP}
+    compact = len(legal) > 12 and len(kinds) == 1
+    heading = f"  {kinds.pop()} (type the number or the name):\n" if compact else ""
     items = [
-        f"{i + 1:>2}{' ' if compact else '. '}{action.partition(' ')[2] if compact and action != 'skip' else action}"
+        f"{i + 1:>2}{' ' if compact else '. '}{action.subject if compact and action.kind is not Kind.SKIP else action}"
         for i, action in enumerate(legal)
     ]
     width = max(len(item) for item in items) + 2
@@ -353,7 +355,7 @@ def command(
         if humans + len(bots) == 0:
             raise click.UsageError("nobody plays: give --players 1 or more, or a --bot")
         if len(names) > humans:
-            raise click.UsageError(f"{len(names)} names for {humans} {'person' if humans == 1 else 'people'} (--players {humans})")
+            raise click.UsageError(f"{len(names)} names for {plural(humans, 'person', 'people')} (--players {humans})")
         try:  # before a seat is made for each, or a save file named after the seed: the library's rules and words
             check_player_count(humans + len(bots), edition)
             seed = random_seed() if seed is None else check_seed(seed)
@@ -400,7 +402,9 @@ def command(
 
 def _moves(moves: list[Move]) -> None:
     for move in moves:
-        click.echo(f"  {move.who}: {move.action}")
+        click.echo(
+            textwrap.fill(f"  {move.who}: {move.words}", WIDTH, subsequent_indent="    ", break_long_words=False, break_on_hyphens=False)
+        )
 
 
 def _loop(game: Terminal, color: bool | None) -> bool:

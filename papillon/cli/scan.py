@@ -15,6 +15,7 @@ from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
 from papillon.errors import ScanError, TooLargeError, quote
 from papillon.grid import Plot, plot_name
+from papillon.words import plural
 
 
 def field_asker(edition: Edition) -> Callable[[Plot], str | None]:
@@ -111,7 +112,7 @@ def command(
             click.echo(text, nl=False)
         if result.needs_review:
             names = ", ".join(r.item for r in result.review)
-            readings = "1 reading" if len(result.review) == 1 else f"{len(result.review)} readings"
+            readings = plural(len(result.review), "reading")
             click.echo(f"{photo}: {readings} to review: {names}", err=True)
     if failed:
         sys.exit(1)

@@ -26,8 +26,9 @@ import random
 import time
 from typing import Protocol
 
+from papillon.engine.actions import EDGE_ACTIONS, SKIP, Action, Kind
 from papillon.engine.evaluate import board_score, potential, potential_bound, ring_edges
-from papillon.engine.state import EDGE_ACTIONS, GameState
+from papillon.engine.state import GameState
 from papillon.engine.tasks import AddBrick
 
 TIE = 1e-9
@@ -36,7 +37,7 @@ TIE = 1e-9
 class Bot(Protocol):
     name: str
 
-    def choose(self, state: GameState, rng: random.Random) -> str: ...
+    def choose(self, state: GameState, rng: random.Random) -> Action: ...
 
 
 class RandomBot:
@@ -44,7 +45,7 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, state: GameState, rng: random.Random) -> str:
+    def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
         return legal[rng.randrange(len(legal))]
 
@@ -55,7 +56,7 @@ def value(state: GameState, player: int, weight: float = 1.0) -> float:
     return board_score(board, state.edition) + weight * potential(board, state.game.tables)
 
 
-FOLLOW_UP = frozenset({"part", "feature", "colour", "from", "choose", "gnome", "fill"})
+FOLLOW_UP = frozenset({Kind.PART, Kind.FEATURE, Kind.COLOUR, Kind.FROM, Kind.CHOOSE, Kind.GNOME, Kind.FILL, Kind.FIRST})
 """Decisions whose gain only shows one decision later (a tile before its plot, a colour before its
 plot): greedy judges them by the best decision they open."""
 
@@ -74,19 +75,19 @@ class GreedyBot:
     def __init__(self, tie_weight: float = 0.001) -> None:
         self.tie_weight = tie_weight
 
-    def choose(self, state: GameState, rng: random.Random) -> str:
+    def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
         player = state.current
-        if legal[0].split(" ", 1)[0] in FOLLOW_UP:
+        if legal[0].kind in FOLLOW_UP:
             worths = [
-                value(after, player, self.tie_weight) if action == "skip" else self._best_next(after, player)
+                value(after, player, self.tie_weight) if action is SKIP else self._best_next(after, player)
                 for action, after in ((action, state.apply(action)) for action in legal)
             ]
         else:
             worths = self._immediate(state, legal, player)
-        best: list[str] = []
+        best: list[Action] = []
         best_value = -1e18
         for action, worth in zip(legal, worths, strict=True):
             if worth > best_value + TIE:
@@ -95,7 +96,7 @@ class GreedyBot:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _immediate(self, state: GameState, legal: tuple[str, ...], player: int) -> list[float]:
+    def _immediate(self, state: GameState, legal: tuple[Action, ...], player: int) -> list[float]:
         """:func:`value` of each action's result, or -inf where the score alone shows it cannot be among the best.
 
         Two promises differ by at most 2 × :func:`~papillon.engine.evaluate.potential_bound`: an
@@ -141,7 +142,7 @@ class GreedyBot:
         return worth
 
 
-STRATEGIC = frozenset({"pair", "part", "gnome", "fill", "feature", "choose", "colour", "start"})
+STRATEGIC = frozenset({Kind.PAIR, Kind.PART, Kind.GNOME, Kind.FILL, Kind.FEATURE, Kind.CHOOSE, Kind.COLOUR, Kind.START, Kind.FIRST})
 """Decisions with few options and a delayed effect: where the search bot looks ahead."""
 
 
@@ -165,11 +166,11 @@ class SearchBot:
         self.greedy = GreedyBot()
         """Plays the non-strategic decisions, and the rollouts' own moves (the same policy)."""
 
-    def choose(self, state: GameState, rng: random.Random) -> str:
+    def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if legal[0].split(" ", 1)[0] not in STRATEGIC:
+        if legal[0].kind not in STRATEGIC:
             return self.greedy.choose(state, rng)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         player = state.current

@@ -9,7 +9,8 @@ The first line is a header::
 replays after papillon's standard edition changes.  Then one line per event, in
 order: ``{"chance": "deal po,sh,bf,tr,ha,gz"}``, ``{"chance": "reveal 4.17.30"}``
 and ``{"chance": "roll 2 6 1"}`` for the deal and each round's cards and dice,
-``{"player": 0, "action": "plot C3"}`` for each decision, and, once the game
+``{"player": 0, "action": "plot C3"}`` for each decision (in the order received: the seats of
+a round act in any interleaving), and, once the game
 is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with each final
 garden in notation.  :func:`replay` re-runs the events through the engine (so
 every decision is checked again) and compares the final gardens.
@@ -24,7 +25,11 @@ Randomness: the chance event number *k* of the game with seed *s* is drawn
 from ``random.Random`` seeded by :func:`derive_seed` ``(s, "chance", k)``, and
 a bot's decision number *n* from ``derive_seed(s, "bot", n)``; a game
 therefore depends only on its seed and its decisions, whoever plays it and
-however it is interrupted and resumed.
+however it is interrupted and resumed.  In a game driven simultaneously
+(:func:`play_simultaneous`) a bot's *n*-th decision in seat *p* draws from
+``derive_seed(s, "seat", p, n)`` and looks at its own seat alone
+(:meth:`~papillon.engine.state.GameState.alone`), so its choices never depend
+on the interleaving.
 """
 
 from __future__ import annotations
@@ -37,10 +42,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
+from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
-from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError
+from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import loads_json
 from papillon.notation import player_name
 
@@ -123,6 +129,11 @@ def bot_rng(seed: int, decision: int) -> random.Random:
     return random.Random(derive_seed(seed, "bot", decision))
 
 
+def seat_rng(seed: int, player: int, decision: int) -> random.Random:
+    """The draws of seat ``player``'s decision number ``decision`` in a game driven simultaneously."""
+    return random.Random(derive_seed(seed, "seat", player, decision))
+
+
 def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameState:
     """Play one event: a chance draw, or the current bot's decision; None agents are refused."""
     if state.is_chance():
@@ -132,15 +143,15 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
     agent = agents[state.player]
     if agent is None:
         raise ValueError(f"player {state.player} is a person: the driver must ask them")
-    action = agent.choose(state, bot_rng(log.seed, len(log.events)))
-    return decide(state, log, action)
+    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
 
 
-def decide(state: GameState, log: GameLog, action: str) -> GameState:
-    """Apply a player's decision and record it (IllegalActionError leaves both unchanged)."""
-    player = state.player
-    after = state.apply(action)
-    log.events.append({"player": player, "action": action})
+def decide(state: GameState, log: GameLog, action: Action | str, player: int | None = None) -> GameState:
+    """Apply seat ``player``'s decision (default: the lowest acting seat) and record it, in its log text
+    (IllegalActionError leaves both unchanged)."""
+    seat = state.player if player is None else player
+    after = state.apply(action, seat)
+    log.events.append({"player": seat, "action": str(action)})
     return after
 
 
@@ -157,6 +168,37 @@ def play_game(
     log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
     while not state.is_over():
         state = step(state, log, agents)
+    log.finish(state)
+    return state, log
+
+
+def play_simultaneous(
+    seed: int,
+    agents: Sequence[Bot],
+    pick: Callable[[tuple[int, ...]], int],
+    edition: Edition | None = None,
+    names: Sequence[str] | None = None,
+) -> tuple[GameState, GameLog]:
+    """Play a whole game of bots as if each sat at their own device: at every moment ``pick`` chooses,
+    among the acting seats, the one whose decision arrives next.  Each bot decides on its own seat's
+    view with its own seat's draws, so any ``pick`` gives the same gardens; the log records the
+    interleaving as received."""
+    edition = edition or standard_edition()
+    names = list(names or [a.name for a in agents])
+    state = new_game(names, edition)
+    log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
+    decisions = [0] * len(agents)
+    while not state.is_over():
+        if state.is_chance():
+            state = step(state, log, agents)
+            continue
+        acting = state.acting_players()
+        seat = pick(acting)
+        if seat not in acting:
+            raise ValueError(f"pick chose seat {seat}, not one of the acting seats {acting}")
+        action = agents[seat].choose(state.alone(seat), seat_rng(seed, seat, decisions[seat]))
+        decisions[seat] += 1
+        state = decide(state, log, action, seat)
     log.finish(state)
     return state, log
 
@@ -190,14 +232,14 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
         raise GameLogError(f'not a papillon game log (expected "format": "{LOG_FORMAT}")', number)
     version = header.get("version")
     if version not in READS_VERSIONS or isinstance(version, bool):
-        raise GameLogError(f"unsupported log version {_short_value(version)}: this papillon reads versions 1 and 2", number)
+        raise GameLogError(f"unsupported log version {_as_json(version)}: this papillon reads versions 1 and 2", number)
     played = _log_edition(header, edition or standard_edition(), number)
     seed = header.get("seed")
     players = header.get("players")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise GameLogError('header: "seed" must be a whole number', number)
     if not 0 <= seed <= MAX_SEED:  # the rule of play --seed: a log cannot hold a game no one could start
-        raise GameLogError(f'header: "seed" is a whole number from 0 to {MAX_SEED}, not {_short_value(seed)}', number)
+        raise GameLogError(f'header: "seed" is a whole number from 0 to {MAX_SEED}, not {_as_json(seed)}', number)
     if not (isinstance(players, list) and players and all(isinstance(p, dict) and isinstance(p.get("name"), str) for p in players)):
         raise GameLogError('header: "players" must be a list of {"name": ..., "bot": ...}', number)
     players = _checked_players(players)
@@ -215,7 +257,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
             log.event_lines.append(number)
         else:
             expected = '{"chance": ...}, {"player": N, "action": ...} or {"end": ...}'
-            raise GameLogError(f"expected {expected}, got {_short(record)}", number)
+            raise GameLogError(f"expected {expected}, got {quote(_dump(record), mark='')}", number)
     if version == 1:
         _translate_v1(log)
     return log
@@ -247,7 +289,7 @@ def _log_edition(header: dict[str, Any], given: Edition, line: int) -> Edition:
         if candidate.fingerprint == fingerprint:
             return candidate
     raise UnknownEditionError(
-        f"a version-1 log of the {_short_value(header.get('edition'))} edition (fingerprint {_short_value(fingerprint)}), "
+        f"a version-1 log of the {_as_json(header.get('edition'))} edition (fingerprint {_as_json(fingerprint)}), "
         f"which this papillon does not hold: give the edition file it was played with"
     )
 
@@ -267,7 +309,7 @@ def _translate_v1(log: GameLog) -> None:
             words = chance.split()
             cards = words[2].split(".") if len(words) == 3 else []
             if not all(c.isascii() and c.isdigit() and len(c) < 4 for c in cards) or not cards:
-                raise GameLogError(f"a version-1 deal is 'deal <tiles> <cards>', got {_short_value(chance)}", line)
+                raise GameLogError(f"a version-1 deal is 'deal <tiles> <cards>', got {_as_json(chance)}", line)
             size = log.edition.deck_size
             numbers = [int(c) for c in cards]
             decks = [numbers[i * size : (i + 1) * size] for i in range(log.edition.decks)]
@@ -294,9 +336,10 @@ def _translate_v1(log: GameLog) -> None:
     log.event_lines = lines
 
 
-def _short_value(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False) if isinstance(value, (str, int, float, bool, type(None))) else type(value).__name__
-    return text if len(text) <= 40 else text[:37] + "..."
+def _as_json(value: object) -> str:
+    """A header value for a message: a scalar as JSON (a string shows its quotes), cut and escaped by errors.quote; else its type."""
+    scalar = isinstance(value, (str, int, float, bool, type(None)))
+    return quote(json.dumps(value, ensure_ascii=False), mark="") if scalar else type(value).__name__
 
 
 def _is_event(record: dict[str, Any]) -> bool:
@@ -309,11 +352,6 @@ def _is_event(record: dict[str, Any]) -> bool:
         and isinstance(player, int)
         and not isinstance(player, bool)
     )
-
-
-def _short(record: dict[str, Any]) -> str:
-    text = _dump(record)
-    return text if len(text) < 60 else text[:57] + "..."
 
 
 def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] | None = None) -> GameState:
@@ -329,9 +367,9 @@ def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] |
             else:
                 if state.is_chance() or state.is_over():
                     raise GameLogError(f"a decision where the game expects {'nothing more' if state.is_over() else 'a chance event'}", line)
-                if event["player"] != state.player:
+                if event["player"] not in state.acting_players():
                     raise GameLogError(f"a decision of player {event['player']} on player {state.player}'s turn", line)
-                state = state.apply(event["action"])
+                state = state.apply(event["action"], event["player"])
         except IllegalActionError as error:
             raise GameLogError(str(error), line) from None
         if on_state is not None:

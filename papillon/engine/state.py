@@ -8,15 +8,22 @@ no generator; a driver asks :meth:`~GameState.sample_chance` with its own
 seeded :class:`random.Random` and applies the outcome like any action, so a
 log of actions replays the game exactly.
 
-Every action is a short string (``"pair 2"``, ``"plot C3"``, ``"edge B1-C1"``,
-``"to C1"``), so a log is readable and a person or a bot picks among a
-finite list.  docs/ENGINE.md lists them and every rule reading.
+Every decision is an :class:`~papillon.engine.actions.Action`, a small value whose
+text (``"pair 2"``, ``"plot C3"``, ``"edge B1-C1"``, ``"to C1"``) is what a log
+records, so a log is readable and a person or a bot picks among a finite list.
+docs/ENGINE.md lists them and every rule reading.
+
+The players act at the same time, as in the book: :meth:`GameState.acting_players`
+are the seats that may decide now, and :meth:`~GameState.legal_actions` and
+:meth:`~GameState.apply` take any of them (the lowest when no seat is named).
+One seat's turn is "loaded" in ``current``/``pair``/``parts``/``tasks``; the
+others wait in ``turns``, so a sequential game costs nothing more.
 
 >>> import random
 >>> state = new_game(players=("Ann",))
 >>> state = state.apply(state.sample_chance(random.Random(1)))
->>> state.legal_actions()
-('start B4', 'start D2')
+>>> [str(a) for a in state.legal_actions()]
+['start B4', 'start D2']
 """
 
 from __future__ import annotations
@@ -29,16 +36,31 @@ from functools import cache
 from typing import Any, NamedTuple
 
 from papillon.edition import FEATURE_TYPES, Card, DieFace, Edition, Effect, standard_edition
+from papillon.engine.actions import (
+    EDGE_ACTIONS,
+    FROM_ACTIONS,
+    PLOT_ACTIONS,
+    RONDEL,
+    SKIP,
+    START_ACTIONS,
+    TO_ACTIONS,
+    Action,
+    Kind,
+    Part,
+    as_action,
+    colour_action,
+    feature_action,
+    fill_action,
+    option_action,
+    pair_action,
+    part_action,
+)
 from papillon.engine.tables import (
     BRAMBLE,
     COLOUR_CODE,
-    EDGE_BY_NAME,
-    EDGE_NAMES,
     EMPTY,
     FIELD,
     FLOWER_CODES,
-    PLOT_BY_NAME,
-    PLOT_NAMES,
     ROW_MASKS,
     Tables,
     tables_for,
@@ -48,6 +70,7 @@ from papillon.engine.tasks import (
     AddField,
     ChooseFeature,
     CritterFill,
+    DieOrder,
     FieldAndMove,
     Fill,
     FillOrMove,
@@ -62,14 +85,14 @@ from papillon.engine.tasks import (
     StampAny,
     Task,
 )
-from papillon.errors import IllegalActionError
+from papillon.errors import IllegalActionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import ADJACENCIES, EDGES, PLOTS
 from papillon.rules import is_field, patches
 from papillon.score import ScoreCard, score
-from papillon.words import plural
+from papillon.words import noun, plural
 
-PARTS = ("corner", "centre", "die")
+PARTS = (Part.CORNER, Part.CENTRE, Part.DIE)
 
 
 class Board(NamedTuple):
@@ -97,6 +120,14 @@ class Board(NamedTuple):
         bricks = frozenset(EDGES[i] for i in range(len(EDGES)) if self.bricks >> i & 1)
         butterflies = frozenset(p for p in PLOTS if self.butterflies >> p & 1)
         return Garden(cells, bricks, butterflies, tuple((meta or {}).items()))
+
+
+class Turn(NamedTuple):
+    """A seat's progress this round while another seat's turn is loaded in the state."""
+
+    pair: int
+    parts: tuple[Part, ...]
+    tasks: tuple[Task, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -130,9 +161,12 @@ class GameState:
     """Bit mask of every card revealed so far: the past, never the future (no deck order is held)."""
     roll: tuple[int, ...] = ()
     pair: int = -1
-    parts: tuple[str, ...] = ()
+    parts: tuple[Part, ...] = ()
     tasks: tuple[Task, ...] = ()
-    _legal: tuple[str, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    turns: tuple[Turn | None, ...] = ()
+    """Each seat's turn this round (START, BONUS, TURN), None once finished.  The loaded seat's own
+    entry (``current``) is out of date: its turn is in ``pair``, ``parts`` and ``tasks``."""
+    _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
 
     # -- the OpenSpiel surface ----------------------------------------------------
 
@@ -149,28 +183,62 @@ class GameState:
 
     @property
     def player(self) -> int:
-        """The player who decides next (-1 at chance nodes and at the end)."""
+        """The lowest seat that may decide now (-1 at chance nodes and at the end)."""
         return -1 if self.stage in _CHANCE or self.stage is Stage.OVER else self.current
 
-    def legal_actions(self) -> tuple[str, ...]:
-        """The decisions the current player may take (empty at chance nodes and at the end)."""
+    def acting_players(self) -> tuple[int, ...]:
+        """The seats (0-based) that may decide now, in any order: those who have not finished
+        this round's starting field, round bonus or turn (empty at chance nodes and at the end)."""
+        if self.stage in _CHANCE or self.stage is Stage.OVER:
+            return ()
+        current = self.current
+        return tuple(p for p, turn in enumerate(self.turns) if p == current or turn is not None)
+
+    def legal_actions(self, player: int | None = None) -> tuple[Action, ...]:
+        """The decisions seat ``player`` (default: the lowest acting seat) may take now, in a fixed
+        order that depends on that seat alone (empty when it may not act)."""
+        if player is not None and player != self.current:
+            return _legal_actions(_load(self, player)) if player in self.acting_players() else ()
         legal = self._legal
         if legal is None:
             legal = _legal_actions(self)
             object.__setattr__(self, "_legal", legal)
         return legal
 
-    def apply(self, action: str) -> GameState:
-        """The state after ``action``; raises IllegalActionError (state unchanged) if not allowed."""
+    def apply(self, action: Action | str, player: int | None = None) -> GameState:
+        """The state after seat ``player``'s ``action`` (an :class:`Action` or its text; default seat:
+        the lowest acting one), or after a chance outcome (a string like ``'roll 1 2 3'``);
+        raises IllegalActionError (state unchanged) if not allowed."""
         if self.is_chance():
             if not isinstance(action, str):
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
+            if player is not None:
+                raise IllegalActionError(f"a chance event belongs to no player, got player {player!r}")
             return _settle(_apply_chance(self, action))
-        if action not in self.legal_actions():
+        state = self
+        if player is not None and player != self.current:
+            if player not in self.acting_players():
+                raise IllegalActionError(f"player {player!r} may not decide now: {_seats_waiting(self)}")
+            state = _load(self, player)
+        legal = state.legal_actions()
+        chosen: Action | None = action if action.__class__ is Action else _parsed(action)
+        if chosen is None or chosen not in legal:
             from papillon.engine.text import why_illegal
 
-            raise IllegalActionError(why_illegal(self, action))
-        return _settle(_apply(self, action))
+            raise IllegalActionError(why_illegal(state, action))
+        after = _settle(_apply(state, chosen))
+        return after if state is self else _lowest_loaded(after)
+
+    def alone(self, player: int) -> GameState:
+        """This state with every other seat set aside: what seat ``player``'s own decisions lead to.
+
+        For a bot's look-ahead in a game played simultaneously: the view depends only on this
+        seat's own progress, never on how far the others are.  Not a state of the game."""
+        if player not in self.acting_players():
+            raise IllegalActionError(f"player {player!r} may not decide now: {_seats_waiting(self)}")
+        loaded = _load(self, player)
+        turns = tuple(None if p != player else Turn(loaded.pair, loaded.parts, loaded.tasks) for p in range(len(self.turns)))
+        return _evolve(loaded, turns=turns)
 
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
@@ -225,17 +293,22 @@ class GameState:
     def dice(self) -> tuple[DieFace, ...]:
         return tuple(self.edition.die_faces[face] for face in self.roll)
 
-    def prompt(self) -> str:
-        """What the game waits for, in one sentence."""
+    def seat(self, player: int) -> GameState:
+        """This state with seat ``player``'s turn loaded, to read its ``pair``, ``parts`` and ``tasks``
+        (a seat that may not act: the state itself)."""
+        return _load(self, player) if player != self.current and player in self.acting_players() else self
+
+    def prompt(self, player: int | None = None) -> str:
+        """What the game waits for (from seat ``player``, default the lowest acting one), in one sentence."""
         from papillon.engine.text import prompt  # the words import the rules, not the other way round
 
-        return prompt(self)
+        return prompt(self if player is None else self.seat(player))
 
-    def describe(self, action: str) -> str:
+    def describe(self, action: Action | str, player: int | None = None) -> str:
         """What ``action`` does, for a person's ``?`` help."""
         from papillon.engine.text import describe
 
-        return describe(self, action)
+        return describe(self if player is None else self.seat(player), as_action(action))
 
 
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "_legal")
@@ -259,13 +332,26 @@ def _evolve(state: GameState, **changes: Any) -> GameState:
     _set(new, "pair", get("pair", state.pair))
     _set(new, "parts", get("parts", state.parts))
     _set(new, "tasks", get("tasks", state.tasks))
+    _set(new, "turns", get("turns", state.turns))
     _set(new, "_legal", None)
     return new
 
 
-assert _STATE_FIELDS == ("game", "stage", "round", "current", "boards", "display", "revealed", "seen", "roll", "pair", "parts", "tasks"), (
-    "update _evolve"
-)
+assert _STATE_FIELDS == (
+    "game",
+    "stage",
+    "round",
+    "current",
+    "boards",
+    "display",
+    "revealed",
+    "seen",
+    "roll",
+    "pair",
+    "parts",
+    "tasks",
+    "turns",
+), "update _evolve"
 
 
 # --------------------------------------------------------------------------- setup
@@ -333,7 +419,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
             shown = [code for code in display if code in tiles]
             if len(shown) != count:
                 raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
-        return _evolve(state, stage=Stage.START, current=0, display=display)
+        return _evolve(state, stage=Stage.START, current=0, display=display, turns=(START_TURN,) * len(state.boards))
     if state.stage is Stage.REVEAL:
         cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
         picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
@@ -346,7 +432,7 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         ):
             raise IllegalActionError(
                 f"expected this round's cards ('reveal' and {plural(edition.decks, 'card number')} joined by '.',"
-                f" different, from 0 to {count - 1}, none revealed before), got {_short(action)}"
+                f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
             )
         seen = state.seen
         for c in picked:
@@ -359,30 +445,84 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:])
     ):
         expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
-        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {_short(action)}")
+        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
-    return _evolve(state, stage=Stage.TURN, current=0, roll=roll, pair=-1, parts=_parts(state))
+    return _evolve(state, stage=Stage.TURN, current=0, roll=roll, pair=-1, parts=_parts(state), turns=(FRESH_TURN,) * len(state.boards))
 
 
-def _parts(state: GameState) -> tuple[str, ...]:
+def _parts(state: GameState) -> tuple[Part, ...]:
     return PARTS
 
 
-def _short(text: str) -> str:
-    """A quote of an input, cut at 40 characters."""
-    return repr(text) if len(text) <= 40 else repr(text[:37] + "...")
+def _parsed(action: object) -> Action | None:
+    """The action ``action`` names (an Action or its text), or None."""
+    try:
+        return as_action(action)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return None
+
+
+def _seats_waiting(state: GameState) -> str:
+    acting = state.acting_players()
+    if not acting:
+        return state.prompt()
+    return f"the {noun(len(acting), 'seat')} that may decide now: {', '.join(map(str, acting))}"
+
+
+def _load(state: GameState, player: int) -> GameState:
+    """``state`` with seat ``player``'s turn loaded (the loaded one parked in ``turns``)."""
+    current = state.current
+    if player == current:
+        return state
+    turns = list(state.turns)
+    turns[current] = Turn(state.pair, state.parts, state.tasks)
+    turn = turns[player]
+    assert turn is not None, "only an acting seat is loaded"
+    return _evolve(state, current=player, pair=turn.pair, parts=turn.parts, tasks=turn.tasks, turns=tuple(turns))
+
+
+def _lowest_loaded(state: GameState) -> GameState:
+    """``state`` with its lowest acting seat loaded, as every state the public API returns."""
+    acting = state.acting_players()
+    return _load(state, acting[0]) if acting and acting[0] != state.current else state
+
+
+def _next_seat(state: GameState) -> GameState | None:
+    """The loaded seat has finished this round's stage: load the lowest seat still acting (None if none is)."""
+    turns = state.turns
+    current = state.current
+    for p, turn in enumerate(turns):
+        if p != current and turn is not None:
+            return _evolve(
+                state, current=p, pair=turn.pair, parts=turn.parts, tasks=turn.tasks, turns=(*turns[:current], None, *turns[current + 1 :])
+            )
+    return None
 
 
 def _begin_round(state: GameState, number: int) -> GameState:
     rules = state.edition.rules
     if number > rules.rounds:
-        return _evolve(state, stage=Stage.OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=())
+        return _evolve(state, stage=Stage.OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=(), turns=())
     if number in rules.bonus_rounds:
-        return _evolve(state, stage=Stage.BONUS, round=number, current=0, pair=-1, parts=(), tasks=(ROUND_BONUS,), roll=(), revealed=())
-    return _evolve(state, stage=Stage.REVEAL, round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=())
+        return _evolve(
+            state,
+            stage=Stage.BONUS,
+            round=number,
+            current=0,
+            pair=-1,
+            parts=(),
+            tasks=(ROUND_BONUS,),
+            roll=(),
+            revealed=(),
+            turns=(BONUS_TURN,) * len(state.boards),
+        )
+    return _evolve(state, stage=Stage.REVEAL, round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=(), turns=())
 
 
 ROUND_BONUS = GnomeBonus(round_bonus=True)
+START_TURN = Turn(-1, (), ())
+BONUS_TURN = Turn(-1, (), (ROUND_BONUS,))
+FRESH_TURN = Turn(-1, PARTS, ())
 _CHANCE = (Stage.DEAL, Stage.REVEAL, Stage.ROLL)
 """The chance stages, as a tuple: membership by identity (an enum member's hash is a Python call)."""
 
@@ -402,17 +542,13 @@ def _settle(state: GameState) -> GameState:
                 return state
             state = resolved
             continue
-        players = len(state.boards)
         if stage is Stage.START:
             if state.boards[state.current].butterflies == 0:
                 return state
-            state = _evolve(state, current=state.current + 1) if state.current + 1 < players else _begin_round(state, 1)
+            state = _next_seat(state) or _begin_round(state, 1)
             continue
         if stage is Stage.BONUS:
-            if state.current + 1 < players:
-                state = _evolve(state, current=state.current + 1, tasks=(ROUND_BONUS,))
-            else:
-                state = _evolve(state, stage=Stage.REVEAL, current=0)
+            state = _next_seat(state) or _evolve(state, stage=Stage.REVEAL, current=0, turns=())
             continue
         # stage == "turn"
         if state.pair < 0:
@@ -422,10 +558,7 @@ def _settle(state: GameState) -> GameState:
         if state.parts:
             state = _start_part(state, state.parts[0])
             continue
-        if state.current + 1 < players:
-            state = _evolve(state, current=state.current + 1, pair=-1, parts=_parts(state))
-        else:
-            state = _begin_round(state, state.round + 1)
+        state = _next_seat(state) or _begin_round(state, state.round + 1)
 
 
 def _board(state: GameState) -> Board:
@@ -484,11 +617,11 @@ def _auto(state: GameState) -> GameState | None:
 
 
 ALL_EDGES = (1 << len(EDGES)) - 1
-_ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove)
+_ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove, DieOrder)
 """Tasks that always offer a decision: a bramble always has a plot, a chosen butterfly a path, a Foot Path row a choice."""
 
 
-def _start_part(state: GameState, part: str) -> GameState:
+def _start_part(state: GameState, part: Part) -> GameState:
     edition = state.edition
     parts = tuple(p for p in state.parts if p != part)
     tasks = state.tasks
@@ -511,18 +644,38 @@ def _start_part(state: GameState, part: str) -> GameState:
     state = _evolve(state, parts=parts)
     if state.pair >= len(state.roll):
         return state
-    face = edition.die_faces[state.roll[state.pair]]
+    face = state.roll[state.pair]
+    order = edition.play.die_order
+    if order == "player":
+        die = edition.die_faces[face]
+        if die.extra and _gnomes_reached(state, die.caterpillars):
+            return _evolve(state, tasks=(*state.tasks, DieOrder(face, die.extra)))
+    return _resolve_die(state, face, order != "extra_first")
+
+
+def _gnomes_reached(state: GameState, count: int) -> int:
+    """How many gnome spaces ``count`` caterpillars reach on the loaded seat's track."""
+    position = _board(state).caterpillars
+    end = min(position + count, state.edition.fill.caterpillar_track)
+    return sum(1 for space in state.game.tables.gnome_spaces if position < space <= end)
+
+
+def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameState:
+    """The die ``face``'s caterpillars (and the gnome bonuses they reach) and its extra icon, in that order or the other.
+
+    The task stack resolves its top first: "caterpillars first" puts the extra below the gnome bonuses."""
+    die = state.edition.die_faces[face]
     extra: tuple[Task, ...] = ()
-    if face.extra == "field":
+    if die.extra == "field":
         extra = (AddField(1, False),)
-    elif face.extra == "fill":
+    elif die.extra == "fill":
         extra = (Fill(),)
-    elif face.extra == "bramble":
+    elif die.extra == "bramble":
         extra = (PlaceBramble(),)
-    if edition.play.die_order == "caterpillars_first":
+    if caterpillars_first:
         state = _evolve(state, tasks=state.tasks + extra)
-        return _caterpillars(state, face.caterpillars)
-    state = _caterpillars(state, face.caterpillars)
+        return _caterpillars(state, die.caterpillars)
+    state = _caterpillars(state, die.caterpillars)
     return _evolve(state, tasks=state.tasks + extra)
 
 
@@ -591,35 +744,34 @@ def _per(state: GameState, per: str, plot: int, code: str) -> int:
 
 # --------------------------------------------------------------------------- legal actions
 
-PLOT_ACTIONS = tuple(f"plot {name}" for name in PLOT_NAMES)
-FROM_ACTIONS = tuple(f"from {name}" for name in PLOT_NAMES)
-TO_ACTIONS = tuple(f"to {name}" for name in PLOT_NAMES)
-EDGE_ACTIONS = tuple(f"edge {name}" for name in EDGE_NAMES)
-START_ACTIONS = tuple(f"start {name}" for name in PLOT_NAMES)
-SKIP = "skip"
+CHOOSE_FILL = option_action(Kind.CHOOSE, "fill")
+CHOOSE_MOVE = option_action(Kind.CHOOSE, "move")
+FIRST_CATERPILLARS = option_action(Kind.FIRST, "caterpillars")
 
 
-def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[str]:
+def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[Action]:
     """What a "fill a space" may fill: each critter ladder not full, each flower track not full, the rondel when open."""
     fill = tables.edition.fill
     if fill.ladders_repeat:
-        targets = [f"fill {code}" for code in tables.critters]
+        targets = [fill_action(code) for code in tables.critters]
     else:
         targets = [
-            f"fill {code}" for code, filled, height in zip(tables.critters, board.ladders, tables.ladders, strict=True) if filled < height
+            fill_action(code)
+            for code, filled, height in zip(tables.critters, board.ladders, tables.ladders, strict=True)
+            if filled < height
         ]
     if flowers:
         height = len(fill.flower_track)
-        open_tracks = [f"fill {name}" for name, filled in zip(tables.colours, board.tracks, strict=True) if filled < height]
+        open_tracks = [fill_action(name) for name, filled in zip(tables.colours, board.tracks, strict=True) if filled < height]
         targets += open_tracks
         after = fill.rondel_after
         rondel_open = after == "always" or (not open_tracks if after == "all_tracks" else len(open_tracks) < len(tables.colours))
         if rondel_open and board.rondel < len(fill.rondel):
-            targets.append("fill rondel")
+            targets.append(fill_action(RONDEL))
     return targets
 
 
-def _legal_actions(state: GameState) -> tuple[str, ...]:
+def _legal_actions(state: GameState) -> tuple[Action, ...]:
     stage = state.stage
     if stage in _CHANCE or stage is Stage.OVER:
         return ()
@@ -630,7 +782,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
     if not state.tasks:
         if state.pair < 0:
             return _pairs(state, board)
-        return tuple(f"part {part}" for part in state.parts)
+        return tuple(part_action(part) for part in state.parts)
     decline = state.edition.play.decline_gains
     task = state.tasks[-1]
     skip = (SKIP,) if decline else ()
@@ -638,7 +790,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         case Stamp():
             return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *skip)
         case StampAny():
-            return (*(f"colour {name}" for name in state.game.tables.colours), *skip)
+            return (*(colour_action(name) for name in state.game.tables.colours), *skip)
         case AddField(up_to=up_to):
             return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *(skip or (SKIP,) * up_to))
         case AddBrick(up_to=up_to):
@@ -649,7 +801,7 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         case MoveFrom(plot=plot):
             return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, plot))
         case FieldAndMove(fields=fields, moves=moves):
-            actions: list[str] = []
+            actions: list[Action] = []
             if fields:
                 actions += [PLOT_ACTIONS[p] for p in _empties(cells)]
             if moves:
@@ -664,11 +816,13 @@ def _legal_actions(state: GameState) -> tuple[str, ...]:
         case PlaceCritter() | PlaceFeature():
             return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
         case GnomeBonus():
-            return tuple(GNOME_VERB + " " + slug for slug, _ in _gnome_options(state, board, task))
+            return tuple(option_action(Kind.GNOME, slug) for slug, _ in _gnome_options(state, board, task))
         case ChooseFeature():
-            return (*(f"feature {code}" for code in state.display), *skip)
+            return (*(feature_action(code) for code in state.display), *skip)
         case FillOrMove():
-            return ("choose fill", "choose move", *skip)
+            return (CHOOSE_FILL, CHOOSE_MOVE, *skip)
+        case DieOrder(extra=extra):
+            return (FIRST_CATERPILLARS, option_action(Kind.FIRST, extra))
         case PlaceBramble():
             return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
@@ -681,7 +835,7 @@ def _can_move(state: GameState, board: Board) -> bool:
     return bool(_move_sources(state, board))
 
 
-def _move_sources(state: GameState, board: Board) -> list[str]:
+def _move_sources(state: GameState, board: Board) -> list[Action]:
     flies = board.butterflies
     return [FROM_ACTIONS[p] for p in PLOTS if flies >> p & 1 and _moves(state, board, p)]
 
@@ -719,10 +873,10 @@ def _bramble_plots(state: GameState, cells: tuple[str, ...]) -> list[int]:
     return list(PLOTS)
 
 
-def _pairs(state: GameState, board: Board) -> tuple[str, ...]:
+def _pairs(state: GameState, board: Board) -> tuple[Action, ...]:
     """The pairs on offer; with ``feature_without_field = "not_offered"`` a feature corner that has
     nowhere to go is not offered (unless every pair has one)."""
-    pairs = tuple(f"pair {i + 1}" for i in range(len(state.revealed)))
+    pairs = tuple(pair_action(i) for i in range(len(state.revealed)))
     edition = state.edition
     if edition.play.feature_without_field == "lost" or (FIELD in board.cells and state.display):
         return pairs
@@ -782,23 +936,23 @@ def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
 # --------------------------------------------------------------------------- applying a decision
 
 
-def _apply(state: GameState, action: str) -> GameState:
-    verb, _, arg = action.partition(" ")
+def _apply(state: GameState, action: Action) -> GameState:
+    kind = action.kind
     board = _board(state)
     tasks = state.tasks
     if state.stage is Stage.START:
-        plot = PLOT_BY_NAME[arg]
-        return _with_board(state, board._replace(butterflies=1 << plot), tasks)
+        return _with_board(state, board._replace(butterflies=1 << action.plot), tasks)
     if not tasks:
-        if verb == "pair":
-            return _evolve(state, pair=int(arg) - 1, parts=_parts(state))
-        return _start_part(state, arg)
+        if kind is Kind.PAIR:
+            return _evolve(state, pair=action.pair, parts=_parts(state))
+        assert action.part is not None
+        return _start_part(state, action.part)
     task = tasks[-1]
     rest = tasks[:-1]
-    if verb == SKIP:
+    if kind is Kind.SKIP:
         return _evolve(state, tasks=rest)
-    if verb == "plot":
-        plot = PLOT_BY_NAME[arg]
+    if kind is Kind.PLOT:
+        plot = action.plot
         cells = list(board.cells)
         match task:
             case Stamp(colour=colour):
@@ -820,33 +974,35 @@ def _apply(state: GameState, action: str) -> GameState:
             case PlaceBramble():
                 cells[plot] = BRAMBLE
         return _with_board(state, board._replace(cells=tuple(cells)), rest)
-    if verb == "edge":
+    if kind is Kind.EDGE:
         assert isinstance(task, AddBrick)
         rest = (*rest, AddBrick(task.count - 1, task.up_to)) if task.count > 1 else rest
-        return _with_board(state, board._replace(bricks=board.bricks | 1 << EDGE_BY_NAME[arg]), rest)
-    if verb == "from":
-        plot = PLOT_BY_NAME[arg]
+        return _with_board(state, board._replace(bricks=board.bricks | 1 << action.edge), rest)
+    if kind is Kind.FROM:
         if isinstance(task, FieldAndMove):
             rest = (*rest, FieldAndMove(task.fields, 0))
-        return _evolve(state, tasks=(*rest, MoveFrom(plot)))
-    if verb == "to":
+        return _evolve(state, tasks=(*rest, MoveFrom(action.plot)))
+    if kind is Kind.TO:
         assert isinstance(task, MoveFrom)
-        end = PLOT_BY_NAME[arg]
+        end = action.plot
         mask = next(m for e, m in _moves(state, board, task.plot) if e == end)
         return _with_board(state, board._replace(butterflies=board.butterflies | mask), rest)
-    if verb == "fill":
-        return _fill(state, board, rest, arg)
-    if verb == "colour":
-        return _evolve(state, tasks=(*rest, Stamp(COLOUR_CODE[arg])))
-    if verb == GNOME_VERB:
+    if kind is Kind.FILL:
+        return _fill(state, board, rest, action.code)
+    if kind is Kind.COLOUR:
+        return _evolve(state, tasks=(*rest, Stamp(COLOUR_CODE[action.colour])))
+    if kind is Kind.GNOME:
         assert isinstance(task, GnomeBonus)
-        effect = dict(_gnome_options(state, board, task))[arg]
+        effect = dict(_gnome_options(state, board, task))[action.option]
         chosen = _evolve(state, tasks=rest)
         return _evolve(chosen, tasks=rest + effect_tasks(chosen, (effect,), -1))
-    if verb == "feature":
-        return _evolve(state, tasks=(*rest, PlaceFeature(arg)))
-    if verb == "choose":
-        return _evolve(state, tasks=(*rest, Fill() if arg == "fill" else Move()))
+    if kind is Kind.FEATURE:
+        return _evolve(state, tasks=(*rest, PlaceFeature(action.code)))
+    if kind is Kind.CHOOSE:
+        return _evolve(state, tasks=(*rest, Fill() if action.option == "fill" else Move()))
+    if kind is Kind.FIRST:
+        assert isinstance(task, DieOrder)
+        return _resolve_die(_evolve(state, tasks=rest), task.face, action is FIRST_CATERPILLARS)
     raise AssertionError(f"legal action {action!r} not handled")
 
 

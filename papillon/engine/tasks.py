@@ -127,6 +127,15 @@ class PlaceBramble:
     """The die shows a bramble: choose its plot (never optional)."""
 
 
+@dataclass(frozen=True, slots=True)
+class DieOrder:
+    """With ``play.die_order = "player"``: choose whether the die ``face``'s caterpillars (and the gnome
+    bonuses they reach) or its ``extra`` icon resolve first (asked only when both have work to do)."""
+
+    face: int
+    extra: str
+
+
 Task = (
     Stamp
     | StampAny
@@ -143,6 +152,7 @@ Task = (
     | PlaceFeature
     | FillOrMove
     | PlaceBramble
+    | DieOrder
 )
 
 __all__ = [
@@ -151,6 +161,7 @@ __all__ = [
     "AddField",
     "ChooseFeature",
     "CritterFill",
+    "DieOrder",
     "FieldAndMove",
     "Fill",
     "FillOrMove",

@@ -8,14 +8,16 @@ rules and every sentence a front end shows comes from one place.  Counts go thro
 from __future__ import annotations
 
 from papillon import words
-from papillon.edition import Card, DieFace, Edition, Effect, Feature
-from papillon.engine.state import GNOME_VERB, GameState, _board, _gnome_options, _moves
-from papillon.engine.tables import BRAMBLE, COLOUR_CODE, EDGE_BY_NAME, EMPTY, FIELD, FLOWER_CODES, PLOT_BY_NAME, PLOT_NAMES
+from papillon.edition import Edition, Effect, Feature
+from papillon.engine.actions import Action, Kind, Part
+from papillon.engine.state import GameState, _board, _gnome_options, _moves
+from papillon.engine.tables import BRAMBLE, COLOUR_CODE, EDGE_BY_NAME, FIELD, FLOWER_CODES, PLOT_BY_NAME, PLOT_NAMES
 from papillon.engine.tasks import (
     AddBrick,
     AddField,
     ChooseFeature,
     CritterFill,
+    DieOrder,
     FieldAndMove,
     Fill,
     FillOrMove,
@@ -31,7 +33,7 @@ from papillon.engine.tasks import (
     Task,
 )
 from papillon.grid import PLOTS
-from papillon.words import plural
+from papillon.words import card_text, cell_words, centre_text, corner_text, die_text, plural
 
 _COLOUR_NAMES = {code: name for name, code in COLOUR_CODE.items()}
 
@@ -93,6 +95,8 @@ def task_prompt(task: Task, edition: Edition) -> str:
             return "fill a space or move a butterfly: choose"
         case PlaceBramble():
             return "the die shows a bramble: choose a plot for it"
+        case DieOrder(extra=extra):
+            return f"the die: choose what comes first, its caterpillars (and the gnome bonus they reach) or its {_EXTRA_WORDS[extra]}"
     raise AssertionError(f"unknown task {task!r}")
 
 
@@ -113,78 +117,118 @@ def feature_text(feature: Feature, edition: Edition) -> str:
     return "; ".join(parts)
 
 
-def card_text(card: Card) -> str:
-    centres = {"stamp": f"stamp a {card.colour} flower", "move": "move a butterfly", "field_move": "add fields & move a butterfly"}
-    centre = centres[card.centre]
-    corner = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}[card.corner]
-    return f"{centre} | corner: {corner}"
+_EXTRA_WORDS = {"field": "field", "fill": "fill", "bramble": "bramble"}
 
 
-def die_text(face: DieFace) -> str:
-    text = plural(face.caterpillars, "caterpillar")
-    extra = {"field": " + add a field", "fill": " + fill a space", "bramble": " + bramble"}
-    return text + extra.get(face.extra or "", "")
-
-
-def describe(state: GameState, action: str) -> str:
-    verb, _, arg = action.partition(" ")
+def describe(state: GameState, action: Action) -> str:
+    """What ``action`` does, in words (the loaded seat's view)."""
+    kind = action.kind
     edition = state.edition
-    if verb == "pair":
-        i = int(arg) - 1
+    if kind is Kind.PAIR:
+        i = action.pair
         cards = state.cards()
         dice = state.dice()
-        text = f"pair {arg}: {card_text(cards[i])}"
+        text = f"pair {i + 1}: {card_text(cards[i])}"
         return text + (f"; die: {die_text(dice[i])}" if i < len(dice) else "")
-    if verb == "part":
+    if kind is Kind.PART:
         card = state.cards()[state.pair]
-        if arg == "corner":
-            return f"the card's corner bonus: {card_text(card).split('corner: ')[1]}"
-        if arg == "centre":
-            return f"the card's centre action: {card_text(card).split(' | ')[0]}"
+        if action.part is Part.CORNER:
+            return f"the card's corner bonus: {corner_text(card)}"
+        if action.part is Part.CENTRE:
+            return f"the card's centre action: {centre_text(card)}"
         return f"the die: {die_text(state.dice()[state.pair])}"
-    if verb == GNOME_VERB:
+    if kind is Kind.GNOME:
         task = state.tasks[-1] if state.tasks else GnomeBonus()
         bonus = task if isinstance(task, GnomeBonus) else GnomeBonus()
-        return effect_text(dict(_gnome_options(state, _board(state), bonus))[arg])
-    if verb == "feature":
-        if retired := edition.retired_note(arg):
-            return f"{arg}: not a tile of the {edition.name} edition: {retired}"
-        return feature_text(edition.features[arg], edition)
-    if verb == "fill":
+        return effect_text(dict(_gnome_options(state, _board(state), bonus))[action.option])
+    if kind is Kind.FEATURE:
+        code = action.code
+        if retired := edition.retired_note(code):
+            return f"{code}: not a tile of the {edition.name} edition: {retired}"
+        return feature_text(edition.features[code], edition)
+    if kind is Kind.FILL:
         board = _board(state)
         tables = state.game.tables
-        if arg in tables.critter_codes:
-            i = tables.critters.index(arg)
-            return f"{edition.occupant_name(arg)} ladder: {board.ladders[i]}/{tables.ladders[i]} filled; the top bubble gains the critter"
-        if arg == "rondel":
+        code = action.code
+        if code in tables.critter_codes:
+            i = tables.critters.index(code)
+            return f"{edition.occupant_name(code)} ladder: {board.ladders[i]}/{tables.ladders[i]} filled; the top bubble gains the critter"
+        if not action.colour:
             return f"rondel petal {board.rondel + 1}: {edition.fill.rondel[board.rondel] or 'no icon'}"
-        i = tables.colours.index(arg)
+        i = tables.colours.index(action.colour)
         icon = edition.fill.flower_track[board.tracks[i]] or "no icon"
-        return f"{arg} track bubble {board.tracks[i] + 1}: {icon.replace('_', ' ')}"
-    if verb == "skip":
+        return f"{action.colour} track bubble {board.tracks[i] + 1}: {icon.replace('_', ' ')}"
+    if kind is Kind.SKIP:
         return "decline this gain (it is lost)" if state.tasks else "skip"
-    if verb == "to":
+    if kind is Kind.TO:
         task = state.tasks[-1]
         assert isinstance(task, MoveFrom)
-        mask = next(m for e, m in _moves(state, _board(state), task.plot) if e == PLOT_BY_NAME[arg])
+        mask = next(m for e, m in _moves(state, _board(state), task.plot) if e == action.plot)
         entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
-        return f"move to {arg}, filling the butterfly spaces of {entered}"
-    if verb == "plot":
-        cell = _board(state).cells[PLOT_BY_NAME[arg]]
-        return f"use plot {arg} (now {cell_words(cell, edition)})"
-    if verb == "edge":
-        return f"draw a brick between {arg.replace('-', ' and ')}"
-    return action
+        return f"move to {action.plot_name}, filling the butterfly spaces of {entered}"
+    if kind is Kind.PLOT:
+        cell = _board(state).cells[action.plot]
+        return f"use plot {action.plot_name} (now {cell_words(cell, edition)})"
+    if kind is Kind.EDGE:
+        a, b = action.edge_name.split("-")  # an edge's name is its two plots
+        return f"draw a brick between {a} and {b}"
+    if kind is Kind.FIRST:
+        if action.option == "caterpillars":
+            return "the caterpillars first (and the gnome bonus they reach), then the rest of the die"
+        return f"the die's {_EXTRA_WORDS[action.option]} first, then its caterpillars"
+    return str(action)
 
 
-def cell_words(code: str, edition: Edition) -> str:
-    if code in FLOWER_CODES:
-        return f"a {_COLOUR_NAMES[code]} flower"
-    return {EMPTY: "empty", FIELD: "an empty field", BRAMBLE: "a bramble"}.get(code) or f"a field with a {edition.occupant_name(code)}"
+def done_text(state: GameState, action: Action) -> str:
+    """What ``action``, taken in ``state``, did, in words for a report of a bot's move: "drew a yellow flower in C5"."""
+    kind = action.kind
+    if kind is Kind.PLOT:
+        after = state.apply(action, state.current).boards[state.current].cells[action.plot]
+        cell = after if after != state.boards[state.current].cells[action.plot] else ""
+        if cell in FLOWER_CODES:
+            return f"drew a {_COLOUR_NAMES[cell]} flower in {action.plot_name}"
+        if cell == FIELD:
+            return f"added a field in {action.plot_name}"
+        if cell == BRAMBLE:
+            return f"drew a bramble in {action.plot_name}"
+        if cell:
+            return f"drew the {state.edition.occupant_name(cell)} in {action.plot_name}"
+        return f"used plot {action.plot_name}"
+    if kind is Kind.START:
+        return f"filled the butterfly space of {action.plot_name} to start"
+    if kind is Kind.EDGE:
+        a, b = action.edge_name.split("-")  # an edge's name is its two plots
+        return f"placed a brick between {a} and {b}"
+    if kind is Kind.FROM:
+        return f"moved the butterfly from {action.plot_name}"
+    if kind is Kind.TO:
+        return describe(state, action).replace("move to", "moved it to", 1)
+    if kind is Kind.PAIR:
+        return "took " + describe(state, action)
+    if kind is Kind.PART:
+        return "resolved " + describe(state, action)
+    if kind is Kind.FILL:
+        if action.code in state.game.tables.critter_codes:
+            return f"filled a bubble of the {state.edition.occupant_name(action.code)} ladder"
+        return f"filled a bubble of the {action.colour} track" if action.colour else "filled a rondel petal"
+    if kind is Kind.COLOUR:
+        return f"chose {action.colour} for the flower"
+    if kind is Kind.GNOME:
+        return "took the gnome bonus: " + describe(state, action)
+    if kind is Kind.FEATURE:
+        return f"took the {state.edition.occupant_name(action.code)} from the display"
+    if kind is Kind.CHOOSE:
+        return "chose to fill a space" if action.option == "fill" else "chose to move a butterfly"
+    if kind is Kind.SKIP:
+        return "declined the gain" if state.tasks else "skipped"
+    return "chose " + describe(state, action)
 
 
 def why_illegal(state: GameState, action: object) -> str:
-    legal = state.legal_actions()
+    """Why ``action`` (an Action, its text, or anything a caller passed) is refused now."""
+    legal = tuple(map(str, state.legal_actions()))
+    if isinstance(action, Action):
+        action = str(action)
     if not isinstance(action, str):
         return f"an action is a string like {legal[0]!r}, got {action!r}" if legal else f"no action is possible: {state.prompt()}"
     if not legal:

@@ -27,7 +27,9 @@ from reportlab.lib.colors import Color
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from papillon import words
 from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
+from papillon.engine.actions import Action, verb_and_subject
 from papillon.garden import Garden
 from papillon.grid import EDGES, PLOTS, plot_name
 from papillon.layout import (
@@ -235,24 +237,17 @@ def _hit(shape: str, *, id: str, label: str, action: str | None, extra: str = ""
 
 
 def cell_words(garden: Garden | None, plot: int, edition: Edition) -> str:
-    """What a plot holds, in words ("empty", "red flower R", "field with a ladybug")."""
+    """What a plot holds, in words ("empty", "red flower", "field with a Ladybug"): :func:`papillon.words.cell_words`."""
     if garden is None:
         return "field" if plot in edition.rules.starting_fields else "empty"
-    cell = garden.cells[plot]
-    if cell.is_flower and cell.colour:
-        return f"{cell.colour} flower"
-    if cell.is_field:
-        return f"field with a {edition.occupant_name(cell.occupant)}" if cell.occupant else "field"
-    if cell.ground.value == "bramble":
-        return "bramble"
-    return "empty"
+    return words.cell_words(garden.cells[plot].code, edition, article=False)
 
 
 def garden_svg(
     garden: Garden | None = None,
     *,
     edition: Edition | None = None,
-    actions: Iterable[str] = (),
+    actions: Iterable[Action | str] = (),
     round: int = 0,
     score: ScoreCard | None = None,
     palette: Palette = COLOUR,
@@ -331,19 +326,19 @@ def _round_marks(pen: SvgPen, layout: GardenLayout, current: int) -> None:
             pen.circle(space.cx_mm, space.cy_mm, space.r_mm + 0.9)
 
 
-def _plot_actions(actions: Sequence[str]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+def _plot_actions(actions: Sequence[Action | str]) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """The actions that name a plot (``plot X``), a butterfly (``start/from/to X``) or an edge, by name."""
     plots: dict[str, str] = {}
     bubbles: dict[str, str] = {}
     edges: dict[str, str] = {}
     for action in actions:
-        verb, _, arg = action.partition(" ")
+        verb, arg = verb_and_subject(action)
         if verb == "plot":
-            plots[arg] = action
+            plots[arg] = str(action)
         elif verb in ("start", "from", "to", "butterfly"):
-            bubbles[arg] = action
+            bubbles[arg] = str(action)
         elif verb == "edge":
-            edges[arg] = action
+            edges[arg] = str(action)
     return plots, bubbles, edges
 
 
@@ -356,7 +351,7 @@ _BUBBLE_VERBS = {
 
 
 def _garden_hits(
-    layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[str], current: int, edge_reach: float = 1.0
+    layout: GardenLayout, garden: Garden | None, edition: Edition, actions: Sequence[Action | str], current: int, edge_reach: float = 1.0
 ) -> str:
     plots, bubbles, edges = _plot_actions(actions)
     out = ['<g class="hits">']
@@ -374,7 +369,7 @@ def _garden_hits(
         action = plot_action or bubble_action
         label = f"plot {name}, {words}"
         if action and action != plot_action:
-            label += f": {_BUBBLE_VERBS[action.split()[0]]}"
+            label += f": {_BUBBLE_VERBS[verb_and_subject(action)[0]]}"
         shape = f'<rect x="{_n(box.x_mm)}" y="{_n(box.y_mm)}" width="{_n(box.w_mm)}" height="{_n(box.h_mm)}" rx="{_n(PLOT_CORNER_MM)}"'
         out.append(_hit(shape, id=f"plot-{name}", label=label, action=action, extra=" plot"))
     for plot in PLOTS:
@@ -386,7 +381,7 @@ def _garden_hits(
         shape = f'<circle cx="{_n(bubble.cx_mm)}" cy="{_n(bubble.cy_mm)}" r="{_n(radius)}"'
         label = f"bubble {name}, {'butterfly' if flown else 'empty'}"
         if action:
-            label += f": {_BUBBLE_VERBS[action.split()[0]]}"
+            label += f": {_BUBBLE_VERBS[verb_and_subject(action)[0]]}"
         out.append(_hit(shape, id=f"bubble-{name}", label=label, action=action, extra=" bubble"))
     for i, edge in enumerate(EDGES):
         out.append(_edge_hit(layout, i, garden, edges.get(edge.name), edge_reach))
@@ -435,7 +430,7 @@ def fill_svg(
     marks: FillMarks | None = None,
     *,
     edition: Edition | None = None,
-    actions: Iterable[str] = (),
+    actions: Iterable[Action | str] = (),
     palette: Palette = COLOUR,
     label: str = "Fill sheet",
 ) -> str:
@@ -451,7 +446,7 @@ def fill_svg(
         paper = _remember(key, list(pen.parts))
     else:
         pen.parts += paper
-    legal = {a.split(" ", 1)[1] for a in actions if a.startswith("fill ")}
+    legal = {subject for verb, subject in map(verb_and_subject, actions) if verb == "fill"}
     hits = ['<g class="hits">']
     ladders = marks.ladders or (0,) * len(layout.ladders)
     tracks = marks.tracks or (0,) * len(layout.tracks)
@@ -549,20 +544,17 @@ def _card(card: Card, number: int, palette: Palette, action: str | None, label: 
     cx, cy = w / 2, 31.0
     if card.centre == "stamp" and card.colour:
         icons.flower(pen, cx, cy, 11.0, card.colour)
-        words = f"stamp {card.colour}"
+        printed = f"stamp {card.colour}"
     elif card.centre == "move":
         icons.butterfly(pen, cx, cy, 9.0)
-        words = "move a butterfly"
+        printed = "move a butterfly"
     else:
         icons.grass(pen, Rect(cx - 13, cy - 9, 14, 14))
         icons.butterfly(pen, cx + 7, cy, 6.5)
-        words = "fields & move"
-    pen.text_at(cx, h - 5.5, words, size_pt=9.5, align="centre", bold=True)
+        printed = "fields & move"
+    pen.text_at(cx, h - 5.5, printed, size_pt=9.5, align="centre", bold=True)
     _corner_icon(pen, card.corner, 7.5, 7.5, 4.5)
-    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {words}, corner: {_CORNER_WORDS[card.corner]}", action=action)
-
-
-_CORNER_WORDS = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}
+    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {printed}, corner: {words.corner_text(card)}", action=action)
 
 
 def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> None:
@@ -616,8 +608,7 @@ def _die(face: DieFace, number: int, palette: Palette, label: str) -> str:
             icons.bramble(pen, Rect(size / 2 - 6, y - 6, 12, 12))
     if not count and not face.extra:
         pen.text_at(size / 2, size / 2 + 2, "–", size_pt=20, align="centre")
-    words = f"{count} caterpillar{'s' if count != 1 else ''}" + (f" + {face.extra}" if face.extra else "")
-    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {words}", action=None)
+    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {words.die_text(face)}", action=None)
 
 
 def tile_svg(feature: Feature, *, palette: Palette = COLOUR, action: str | None = None) -> str:

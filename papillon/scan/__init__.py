@@ -24,6 +24,7 @@ from papillon.errors import ScanError
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
 from papillon.scan.transcribe import review_marks, sheet_confidence
+from papillon.words import plural
 
 if TYPE_CHECKING:
     from papillon.edition import Edition
@@ -242,8 +243,7 @@ def _read(
         items = ", ".join(r.item for r in result.review[:4]) + (", ..." if len(result.review) > 4 else "")
         count = len(result.review)
         raise ScanReviewError(
-            f"{label}: {count} reading{'s' if count > 1 else ''} need{'' if count > 1 else 's'} review ({items}) — "
-            "check them against the sheet",
+            f"{label}: {plural(count, 'reading')} need{'' if count > 1 else 's'} review ({items}) — check them against the sheet",
             result,
         )
     return result

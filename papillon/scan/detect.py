@@ -40,6 +40,7 @@ from papillon.layout import (
     released_garden_layouts,
 )
 from papillon.scan import is_image
+from papillon.words import noun
 
 if TYPE_CHECKING:
     from papillon.scan.classify import Reading
@@ -373,7 +374,7 @@ def _names(ids: list[int]) -> str:
 
 
 def _missing_message(missing: list[int]) -> str:
-    word = "marker" if len(missing) == 1 else "markers"
+    word = noun(len(missing), "marker")
     return f"{word} {_names(missing)} not found — keep all four corners in the frame"
 
 

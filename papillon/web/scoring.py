@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, Plot, parse_plot, plot_name
@@ -248,9 +249,10 @@ def score_routes(
         sheet = state.sheet(request.path_params["sheet_id"])
         posted = await form(request)
         action = _text(posted, "action", 40)
-        if action.startswith("plot "):  # a tap on a plot opens its chooser
+        verb, subject = verb_and_subject(action)
+        if verb == "plot":  # a tap on a plot opens its chooser
             try:
-                plot = parse_plot(action[5:])
+                plot = parse_plot(subject)
             except ValueError as error:
                 raise HTTPException(400, str(error)) from None
             return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}#chooser", status_code=303)

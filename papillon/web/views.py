@@ -10,6 +10,7 @@ from jinja2 import Environment
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from papillon.engine.actions import Action, Kind, feature_action, pair_action
 from papillon.engine.state import GameState
 from papillon.render.svg import FillMarks, card_svg, die_svg, fill_svg, garden_svg, qr_svg, tile_svg
 from papillon.report import Line
@@ -24,7 +25,7 @@ CSP = (
 )
 """Only our own files run; inline ``style`` is allowed for the SVG's own stylesheet."""
 
-SHEET_VERBS = ("plot", "edge", "start", "from", "to", "fill")
+SHEET_VERBS = (Kind.PLOT, Kind.EDGE, Kind.START, Kind.FROM, Kind.TO, Kind.FILL)
 """Actions a person can take by clicking the sheets (they are also listed as buttons)."""
 
 
@@ -62,7 +63,7 @@ class Choice:
     """A legal action as a button: its number (keyboard), the action and its words."""
 
     number: int
-    action: str
+    action: Action
     words: str
     on_sheet: bool
 
@@ -73,19 +74,22 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
     player = state.player
     legal = state.legal_actions()
     edition = state.edition
-    pair_actions = {a for a in legal if a.startswith("pair ")}
+    pair_actions = {a for a in legal if a.kind is Kind.PAIR}
     cards = state.cards()
     dice = state.dice()
     offer = []
     for i, card in enumerate(cards):
-        action = f"pair {i + 1}"
+        action = pair_action(i)
         die = die_svg(dice[i], number=i + 1) if i < len(dice) else ""
         chosen = state.pair == i
         offer.append(
-            {"card": card_svg(card, number=i + 1), "die": die, "action": action if action in pair_actions else None, "chosen": chosen}
+            {"card": card_svg(card, number=i + 1), "die": die, "action": str(action) if action in pair_actions else None, "chosen": chosen}
         )
-    display = [tile_svg(edition.features[code], action=f"feature {code}" if f"feature {code}" in legal else None) for code in state.display]
-    choices = [Choice(i + 1, a, state.describe(a), a.split(" ")[0] in SHEET_VERBS) for i, a in enumerate(legal)]
+    display = [
+        tile_svg(edition.features[code], action=str(feature_action(code)) if feature_action(code) in legal else None)
+        for code in state.display
+    ]
+    choices = [Choice(i + 1, a, state.describe(a), a.kind in SHEET_VERBS) for i, a in enumerate(legal)]
     others = []
     for i, name in enumerate(state.game.players):
         others.append({"index": i, "name": name, "score": state.score(i), "bot": not session.is_person(i), "me": i == player})
@@ -105,7 +109,7 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
         "display": display,
         "choices": choices,
         "sheet_choices": sum(1 for c in choices if c.on_sheet),
-        "fill_open": any(a.startswith("fill ") for a in legal),
+        "fill_open": any(a.kind is Kind.FILL for a in legal),
         "garden": garden_svg(
             state.garden(shown),
             edition=edition,
