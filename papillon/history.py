@@ -135,7 +135,7 @@ class PlayerStats:
         if self.average_margin is not None:
             contests = self.wins + self.losses
             out.append(
-                f"  against others: {contests} game{'s' if contests != 1 else ''}, {self.wins} won, {self.losses} lost,"
+                f"  against others: {plural(contests, 'game')}, {self.wins} won, {self.losses} lost,"
                 f" average margin {self.average_margin:+.1f}"
             )
         for category in CATEGORIES:

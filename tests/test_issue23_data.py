@@ -391,7 +391,7 @@ def test_a_log_whose_end_disagrees_with_its_replay_is_refused(tmp_path: Path) ->
     assert CliRunner().invoke(main, ["replay", str(saved)]).exit_code == 1
 
 
-@pytest.mark.parametrize(("seed", "shown"), [("-12", "-12"), ("9" * 90, "9" * 37 + "...")])
+@pytest.mark.parametrize(("seed", "shown"), [("-12", "-12"), ("9" * 90, "9" * 40 + "…")])
 def test_a_log_holds_only_a_seed_play_takes(seed: str, shown: str) -> None:
     text = _log_text().replace('"seed":5', f'"seed":{seed}', 1)
     with pytest.raises(GameLogError, match=rf'^line 1: header: "seed" is a whole number from 0 to 999999999999, not {shown}$'):
