@@ -62,9 +62,8 @@ class Surface:
             # A > 0 is a hump (the edges on the table), A < 0 a valley (the middle on it): _profile puts the lowest at 0.
             s, lift = _profile(length, theta, length / 2, GRID_MM)
             coord = gx if along_x else gy
-            idx = np.clip(np.round(coord / GRID_MM).astype(int), 0, len(t) - 1)
-            xyz[..., 0 if along_x else 1] = s[idx]
-            xyz[..., 2] += lift[idx]
+            xyz[..., 0 if along_x else 1] = np.interp(coord, t, s)
+            xyz[..., 2] += np.interp(coord, t, lift)
         if c.curl_mm:
             # Curl an edge or a corner: bending starts some way in and grows towards the edge.
             angle = rng.choice([0, 90, 180, 270]) + (rng.choice([0, 45]) if rng.random() < 0.4 else 0)
@@ -79,11 +78,10 @@ class Surface:
             theta_max = min(1.2, c.curl_mm * (power + 1) / span)
             theta = theta_max * u**power
             s, lift = _profile(hi - lo, theta, 0.0, GRID_MM)
-            idx = np.clip(np.round((proj - lo) / GRID_MM).astype(int), 0, len(t) - 1)
-            moved = s[idx] + lo - proj
+            moved = np.interp(proj, t, s + lo) - proj
             xyz[..., 0] += moved * d[0]
             xyz[..., 1] += moved * d[1]
-            xyz[..., 2] += lift[idx]
+            xyz[..., 2] += np.interp(proj, t, lift)
         return cls(page_mm, xyz, bool(c.bow_mm or c.curl_mm))
 
     def at(self, points_mm: np.ndarray) -> np.ndarray:
@@ -211,11 +209,12 @@ class Scene:
             real = self.camera.project(grid.reshape(-1, 3))
             resid = (real - _apply(hf, page_pts)).reshape(rows, cols, 2).astype(np.float32)
             p = table.copy()
-            for _ in range(6):
+            for k in range(12):
                 mx = (p[:, 0] / GRID_MM).astype(np.float32).reshape(qx.shape)
                 my = (p[:, 1] / GRID_MM).astype(np.float32).reshape(qx.shape)
                 r = cv2.remap(resid, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).reshape(-1, 2)
-                p = _apply(hinv, q - r)
+                # Damped after the first steps: a steep curl makes the plain fixed point overshoot and zigzag.
+                p = _apply(hinv, q - r) if k < 3 else 0.4 * p + 0.6 * _apply(hinv, q - r)
         else:
             p = table
         shape = qx.shape
@@ -289,7 +288,7 @@ def _push_marker_out(scene: Scene, rng: np.random.Generator, markers_mm: np.ndar
     for k in order:
         centre_q = scene.project_page(markers_mm[k].mean(axis=0, keepdims=True))[0]
         image_centre = np.array(scene.size) / 2
-        direction = image_centre - centre_q
+        direction = centre_q - image_centre  # the marker moves away from the middle
         direction /= np.linalg.norm(direction) + 1e-9
         for magnitude in np.linspace(0.02, 0.6, 40) * max(scene.size):
             cam.centre_px = base + direction * magnitude
@@ -301,7 +300,7 @@ def _push_marker_out(scene: Scene, rng: np.random.Generator, markers_mm: np.ndar
     # Fallback: whatever the last push gave, but make sure that marker is out.
     k = order[0]
     centre_q = scene.project_page(markers_mm[k].mean(axis=0, keepdims=True))[0]
-    direction = np.array(scene.size) / 2 - centre_q
+    direction = centre_q - np.array(scene.size) / 2
     direction /= np.linalg.norm(direction) + 1e-9
     for magnitude in np.linspace(0.02, 1.0, 60) * max(scene.size):
         cam.centre_px = base + direction * magnitude
