@@ -18,6 +18,12 @@ from papillon.grid import EDGES, PLOT_NAMES
 PLOT_TRUTHS = {"empty", "red", "blue", "yellow", "purple", "field", "bramble"}
 
 
+def _readable_seed() -> int:
+    import numpy as np
+
+    return next(seed for seed in range(100, 5000) if draw_conditions(np.random.default_rng(seed), 1.0).refuse_cause is None)
+
+
 def _refused_seed(cause: str) -> int:
     """The first development seed whose conditions refuse for ``cause`` (conditions are drawn first, cheaply)."""
     import numpy as np
@@ -36,7 +42,7 @@ def test_the_same_seed_gives_the_same_bytes():
 
 
 def test_the_truth_has_every_item_and_a_valid_garden():
-    truth = make_photo(11, max_megapixels=1.0).truth
+    truth = make_photo(_readable_seed(), max_megapixels=1.0).truth
     assert set(truth["plots"]) == set(PLOT_NAMES)
     assert set(truth["butterflies"]) == set(PLOT_NAMES)
     assert set(truth["edges"]) == {edge.name for edge in EDGES}
@@ -59,19 +65,24 @@ def test_the_truth_keys_the_bench_reads():
     assert isinstance(truth["tags"], list) and any(tag.startswith("mp_") for tag in truth["tags"])
 
 
-@pytest.mark.parametrize("cause", ["marker_out_of_frame", "wrong_side", "too_dark"])
+@pytest.mark.parametrize("cause", sorted(REFUSALS))
 def test_a_refused_photo_says_why(cause):
     truth = make_photo(_refused_seed(cause), max_megapixels=2.0).truth
     assert truth["should_read"] is False
     assert truth["refuse_cause"] == cause
     assert truth["refuse_words"] == list(REFUSALS[cause][1])
     assert all(word == word.lower() for word in truth["refuse_words"])
+    if cause == "marker_out_of_frame":
+        assert 2 <= len(truth["markers_in_frame"]) <= 3
+    if cause == "cut_off":
+        assert len(truth["markers_in_frame"]) <= 2
 
 
 def test_a_readable_photo_has_no_cause():
-    truth = make_photo(11, max_megapixels=1.0).truth
-    if truth["should_read"]:
-        assert truth["refuse_cause"] is None and truth["refuse_words"] == []
+    truth = make_photo(_readable_seed(), max_megapixels=1.0).truth
+    assert truth["should_read"] is True
+    assert truth["refuse_cause"] is None and truth["refuse_words"] == []
+    assert truth["markers_in_frame"] == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize("cap", [0.5, 2.0])

@@ -64,7 +64,8 @@ Each line is the share of photos; the conditions are drawn independently unless 
 ``follows_key`` is false when any mark breaks the printed key ("Field: shade it green · critter or
 feature: its code in a field · bramble: X · Butterfly: fill the bubble (a tick counts) · brick: a firm
 line"); ``truth["off_key"]`` says which.  ``warp_mm`` is how far the bend moves an item from where a
-homography through the four markers' corners puts it (0.0 on flat paper).
+homography through the four markers' corners puts it (0.0 on flat paper).  ``markers_in_frame``
+lists the corner markers wholly inside the photo (0 top-left, clockwise; on the fill sheet its own).
 """
 
 from __future__ import annotations
@@ -136,7 +137,13 @@ def make_photo(seed: int, max_megapixels: float = 48.0) -> Photo:
     truth = _truth(seed, c, garden, stage, marked, scene, markers, _offset(c.paper), jpeg)
     if what != "garden":
         truth["tags"].append(f"subject_{what}")
+    truth["markers_in_frame"] = [] if page is None or what in ("score", "notebook") else _markers_in_frame(scene, markers)
     return Photo(jpeg, truth)
+
+
+def _markers_in_frame(scene: Scene, markers: np.ndarray) -> list[int]:
+    """The corner markers (0 top-left, clockwise) wholly inside the photo."""
+    return [k for k, corners in enumerate(markers) if bool(scene.inside(corners).all())]
 
 
 def _offset(paper: str) -> tuple[float, float]:

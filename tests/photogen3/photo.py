@@ -256,11 +256,11 @@ def _sensor(image: np.ndarray, c: Conditions, rng: np.random.Generator) -> np.nd
     level = float(np.percentile(image[:: max(1, h // 200), :: max(1, w // 200)], 97))
     target = rng.uniform(0.65, 0.95) if not c.low_light else rng.uniform(0.4, 0.75)
     if c.refuse_cause == "too_dark":
-        target = rng.uniform(0.003, 0.012)
+        target = rng.uniform(0.002, 0.006)  # paper white at 11-20 of 255: ink is a few JPEG levels under noise
     image *= np.float32(target / max(level, 1e-4))
     noise_rel = 0.008 / math.sqrt(max(c.exposure, 1e-4))
     if c.refuse_cause == "too_dark":
-        noise_rel = max(noise_rel, 0.002 / target)
+        noise_rel = max(noise_rel, 0.3)
     gray = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
     sigma = cv2.sqrt(cv2.max(gray, 0.0) * np.float32(target)) * np.float32(noise_rel)
     luma = _noise_tile(rng, (h, w))
