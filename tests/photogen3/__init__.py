@@ -36,7 +36,7 @@ The distribution (one game night's photos, as families take them)
 Each line is the share of photos; the conditions are drawn independently unless said.
 
 - Refused (about 14 %): a corner marker out of frame 4 % (framed too tight, sheet a little turned),
-  the sheet mostly cut off 2 %, far too blurry 2.5 % (a disc of 1.5-3 mm on paper, or a long shake),
+  the sheet mostly cut off 2 %, far too blurry 2.5 % (a blur disc of 2-3.5 mm on paper, or a 7-14 mm shake),
   far too dark 2 % (paper white below about 12 % grey, noisy), the fill sheet (side B) 2.5 %,
   something else 1.5 % (the score pad, a notebook page, the table with a game box and a mug).
   ``refuse_words``: a correct refusal message contains at least one of these words.

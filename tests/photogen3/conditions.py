@@ -98,10 +98,11 @@ def draw_conditions(rng: np.random.Generator, max_megapixels: float) -> Conditio
     if low_light and rng.random() < 0.5:
         motion += float(rng.uniform(1, 4))  # slow shutter
     if cause == "too_blurry":
+        # Far too blurry: a blur disc of 2-3.5 mm on the paper, or a shake of 7-14 mm (a bubble is 6.8 mm across).
         if rng.random() < 0.5:
-            defocus = float(rng.uniform(4.5, 8.0))
+            defocus = float(rng.uniform(6.0, 10.0))
         else:
-            motion = float(rng.uniform(40, 90))
+            motion = float(rng.uniform(70, 140))
     flat_paper = rng.random() < 0.45
     bow = 0.0 if flat_paper or rng.random() < 0.35 else float(rng.uniform(2, 14)) * (1 if rng.random() < 0.6 else -1)
     curl = 0.0 if flat_paper or (bow and rng.random() < 0.5) else float(rng.uniform(3, 22))
