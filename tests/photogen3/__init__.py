@@ -52,7 +52,8 @@ Each line is the share of photos; the conditions are drawn independently unless 
 - Paper: flat 45 %; otherwise a bow (2-14 mm, hump or valley) and/or a curled edge or corner (3-22 mm).
 - Glare 15 %; a hand's shadow 17 %, a phone's shadow 15 %.
 - Table: wood 45 %, tablecloth 25 % (gingham or plain), laminate 20 %, dark 10 %.
-- Sheet: A4 80 %, Letter 20 %; printed in grey (``--mono``) 8 %; a random start 12 %.
+- Sheet: A4 80 %, Letter 20 %; printed in grey (``--mono``) 8 %; a random start 12 %; printed two to a
+  page (``--per-page 2``, 0.665 scale) and cut out 5 %.
 - Game stage: finished 70 %, middle 17 %, early 10 %, blank 3 %.
 - Marks: a family stamps flowers 50 %, felt 25 %, coloured pencil 15 %, crayon 10 % (each plot keeps the
   family's habit 85 % of the time); fields in green pencil 55 %, felt 20 %, crayon 15 %, grey pencil 10 %
@@ -78,14 +79,14 @@ import numpy as np
 
 from papillon.edition import standard_edition
 from papillon.grid import EDGES, PLOT_NAMES
-from papillon.layout import PAPERS_MM, fill_layout, garden_layout, random_starting_fields
+from papillon.layout import fill_layout, garden_layout, random_starting_fields
 from papillon.notation import format_garden
 
 from .camera import Scene, Surface, place
 from .conditions import REFUSALS, Conditions, draw_conditions
 from .gardens import random_garden
 from .marks import PENCIL, Marked, mark_garden
-from .paper import RASTER_SCALES, Sheet
+from .paper import RASTER_SCALES, Sheet, page_of
 from .photo import encode, render
 
 HELD_OUT_FROM = 700000
@@ -108,12 +109,15 @@ def make_photo(seed: int, max_megapixels: float = 48.0) -> Photo:
     edition = standard_edition()
     starting = tuple(random_starting_fields(c.random_start)) if c.random_start is not None else tuple(edition.rules.starting_fields)
     garden, stage = random_garden(rng, starting)
-    page_mm = PAPERS_MM[c.paper]
+    page_mm, offset, k = page_of(c.paper, c.two_up)
+
+    def on_page(x: float, y: float) -> tuple[float, float]:
+        return offset[0] + k * x, offset[1] + k * y
+
     surface = Surface.make(page_mm, c, rng)
-    offset = _offset(c.paper)
-    markers = np.array([[(x + offset[0], y + offset[1]) for x, y in m.box.corners_mm()] for m in layout.markers])
+    markers = np.array([[on_page(x, y) for x, y in m.box.corners_mm()] for m in layout.markers])
     g = layout.garden
-    garden_mm = (g.x_mm + offset[0], g.y_mm + offset[1], g.right_mm + offset[0], g.bottom_mm + offset[1])
+    garden_mm = (*on_page(g.x_mm, g.y_mm), *on_page(g.right_mm, g.bottom_mm))
     scene = place(c, page_mm, surface, rng, markers, garden_mm)
     scale = _raster_scale(scene)
     marked = Marked()
@@ -124,7 +128,7 @@ def make_photo(seed: int, max_megapixels: float = 48.0) -> Photo:
         what = str(rng.choice(["score", "notebook", "nothing"], p=[0.4, 0.3, 0.3]))
     page: np.ndarray | None = None
     if what in ("garden", "fill", "score"):
-        sheet = Sheet(what, c.paper, c.mono, c.random_start if what == "garden" else None, scale, rng)
+        sheet = Sheet(what, c.paper, c.mono, c.random_start if what == "garden" else None, scale, rng, c.two_up and what == "garden")
         if what == "garden":
             marked = mark_garden(sheet, layout, garden, stage, set(starting), rng)
         elif what == "fill":
@@ -134,7 +138,7 @@ def make_photo(seed: int, max_megapixels: float = 48.0) -> Photo:
         page = _notebook(page_mm, scale, rng)
     image = render(scene, page, scale, c, rng, props=what == "nothing")
     jpeg = encode(image, c, rng)
-    truth = _truth(seed, c, garden, stage, marked, scene, markers, _offset(c.paper), jpeg)
+    truth = _truth(seed, c, garden, stage, marked, scene, markers, on_page, jpeg)
     if what != "garden":
         truth["tags"].append(f"subject_{what}")
     truth["markers_in_frame"] = [] if page is None or what in ("score", "notebook") else _markers_in_frame(scene, markers)
@@ -144,12 +148,6 @@ def make_photo(seed: int, max_megapixels: float = 48.0) -> Photo:
 def _markers_in_frame(scene: Scene, markers: np.ndarray) -> list[int]:
     """The corner markers (0 top-left, clockwise) wholly inside the photo."""
     return [k for k, corners in enumerate(markers) if bool(scene.inside(corners).all())]
-
-
-def _offset(paper: str) -> tuple[float, float]:
-    from papillon.layout import frame_offset_mm
-
-    return frame_offset_mm(paper)
 
 
 def _raster_scale(scene: Scene) -> float:
@@ -218,7 +216,7 @@ def _truth(
     marked: Marked,
     scene: Scene,
     markers: np.ndarray,
-    offset: tuple[float, float],
+    on_page: Any,
     jpeg: bytes,
 ) -> dict[str, Any]:
     layout = garden_layout()
@@ -227,7 +225,7 @@ def _truth(
     warp = _warp_function(scene, markers)
 
     def where(x: float, y: float) -> float:
-        return warp(x + offset[0], y + offset[1])
+        return warp(*on_page(x, y))
 
     plots = {}
     butterflies = {}

@@ -281,31 +281,30 @@ def place(
 
 
 def _push_marker_out(scene: Scene, rng: np.random.Generator, markers_mm: np.ndarray, garden_mm: tuple[float, float, float, float]) -> None:
-    """Slide the framing until one or two corner markers are wholly outside while the garden stays in."""
+    """Slide (and if need be zoom) the framing until one or two corner markers are wholly outside while the garden stays in."""
     cam = scene.camera
     base = cam.centre_px.copy()
-    order = list(rng.permutation(len(markers_mm)))
-    for k in order:
-        centre_q = scene.project_page(markers_mm[k].mean(axis=0, keepdims=True))[0]
-        image_centre = np.array(scene.size) / 2
-        direction = centre_q - image_centre  # the marker moves away from the middle
-        direction /= np.linalg.norm(direction) + 1e-9
-        for magnitude in np.linspace(0.02, 0.6, 40) * max(scene.size):
-            cam.centre_px = base + direction * magnitude
-            out = [not scene.inside(m).any() for m in markers_mm]
-            if out[k]:
-                if sum(out) <= 2 and scene.visible_fraction(garden_mm) > 0.93:
-                    return
-                break
-    # Fallback: whatever the last push gave, but make sure that marker is out.
-    k = order[0]
-    centre_q = scene.project_page(markers_mm[k].mean(axis=0, keepdims=True))[0]
-    direction = centre_q - np.array(scene.size) / 2
-    direction /= np.linalg.norm(direction) + 1e-9
-    for magnitude in np.linspace(0.02, 1.0, 60) * max(scene.size):
-        cam.centre_px = base + direction * magnitude
-        if not scene.inside(markers_mm[k]).any():
-            return
+    for _ in range(8):
+        best: tuple[float, np.ndarray] | None = None
+        for k in rng.permutation(len(markers_mm)):
+            for angle in rng.uniform(0, 2 * math.pi) + np.linspace(0, 2 * math.pi, 24, endpoint=False):
+                direction = np.array([math.cos(angle), math.sin(angle)])
+                for magnitude in np.linspace(0.0, 0.5, 51) * max(scene.size):
+                    cam.centre_px = base + direction * magnitude
+                    if scene.inside(markers_mm[k]).any():
+                        continue
+                    out = sum(not scene.inside(m).any() for m in markers_mm)
+                    wholly_in = sum(bool(scene.inside(m).all()) for m in markers_mm)
+                    closer = best is None or magnitude < best[0]
+                    if closer and out <= 2 and wholly_in == 4 - out and scene.visible_fraction(garden_mm) > 0.9:
+                        best = (magnitude, cam.centre_px.copy())
+                    break
+            if best is not None:
+                cam.centre_px = best[1]
+                return
+        cam.focal_px *= 1.08  # framed tighter: a corner gets out sooner
+        cam.centre_px = base
+    raise AssertionError("could not frame a photo with a corner marker out of frame")
 
 
 def _cut_off(scene: Scene, rng: np.random.Generator) -> None:

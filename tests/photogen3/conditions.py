@@ -61,6 +61,8 @@ class Conditions:
     messenger: bool
     """Recompressed by a messenger app (downscaled and compressed again)."""
     sharpen: float
+    two_up: bool = False
+    """Printed two to a page (``--per-page 2``, scaled to 0.665) and cut out."""
     tags: list[str] = field(default_factory=list)
 
 
@@ -138,6 +140,7 @@ def draw_conditions(rng: np.random.Generator, max_megapixels: float) -> Conditio
         messenger=messenger,
         sharpen=float(rng.uniform(0.0, 0.9)),
     )
+    conditions.two_up = rng.random() < 0.05
     conditions.tags = _tags(conditions)
     return conditions
 
@@ -176,4 +179,6 @@ def _tags(c: Conditions) -> list[str]:
         tags.append("mono_print")
     if c.random_start is not None:
         tags.append("random_start")
+    if c.two_up:
+        tags.append("two_up")
     return tags

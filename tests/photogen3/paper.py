@@ -13,19 +13,30 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from papillon.layout import frame_offset_mm
+from papillon.layout import PAPERS_MM, frame_offset_mm, placements
 
 RASTER_SCALES = (5.0, 7.5, 10.0, 13.0)
 """Pixels per millimetre the blank sheet is rasterised at (the nearest above the photo's scale is used)."""
 
 
+def page_of(paper: str, two_up: bool) -> tuple[tuple[float, float], tuple[float, float], float]:
+    """The (cut) page's size, where the frame's origin lies on it, and the frame's scale there (millimetres).
+
+    A 2-up page (``--per-page 2``) is cut along its cut line; the photo shows the left half.
+    """
+    if not two_up:
+        return PAPERS_MM[paper], frame_offset_mm(paper), 1.0
+    (_, page_h), spots, cuts = placements(paper, 2)
+    return (cuts[0].x1_mm, page_h), (spots[0].x_mm, spots[0].y_mm), spots[0].scale
+
+
 @functools.lru_cache(maxsize=16)
-def sheet_pdf(side: str, paper: str, mono: bool, random_start: int | None) -> bytes:
+def sheet_pdf(side: str, paper: str, mono: bool, random_start: int | None, two_up: bool = False) -> bytes:
     from click.testing import CliRunner
 
     from papillon.cli import main
 
-    args = ["sheet", "-o", "-", "--sides", side, "--paper", paper]
+    args = ["sheet", "-o", "-", "--sides", side, "--paper", paper, "--per-page", "2" if two_up else "1"]
     if mono:
         args.append("--mono")
     if random_start is not None:
@@ -37,15 +48,18 @@ def sheet_pdf(side: str, paper: str, mono: bool, random_start: int | None) -> by
 
 
 @functools.lru_cache(maxsize=6)
-def _blank(side: str, paper: str, mono: bool, random_start: int | None, scale: float) -> np.ndarray:
+def _blank(side: str, paper: str, mono: bool, random_start: int | None, scale: float, two_up: bool) -> np.ndarray:
     import pypdfium2
 
-    doc = pypdfium2.PdfDocument(sheet_pdf(side, paper, mono, random_start))
+    doc = pypdfium2.PdfDocument(sheet_pdf(side, paper, mono, random_start, two_up))
     try:
         bitmap = doc[0].render(scale=scale * 25.4 / 72)
         image = np.asarray(bitmap.to_pil().convert("RGB")).copy()
     finally:
         doc.close()
+    if two_up:  # cut along the cut line: keep the left sheet
+        (width_mm, _), _, _ = page_of(paper, True)
+        image = image[:, : round(width_mm * scale)].copy()
     image.flags.writeable = False
     return image
 
@@ -66,11 +80,13 @@ def _grain(shape: tuple[int, int], scale: float) -> np.ndarray:
 class Sheet:
     """A printed sheet being marked: an sRGB float raster of the whole page, in page pixels."""
 
-    def __init__(self, side: str, paper: str, mono: bool, random_start: int | None, scale: float, rng: np.random.Generator):
+    def __init__(
+        self, side: str, paper: str, mono: bool, random_start: int | None, scale: float, rng: np.random.Generator, two_up: bool = False
+    ):
         self.scale = scale
         self.paper = paper
-        self.offset_mm = frame_offset_mm(paper)
-        self.image = _blank(side, paper, mono, random_start, scale).astype(np.float32) / 255.0
+        _, self.offset_mm, self.frame_scale = page_of(paper, two_up)
+        self.image = _blank(side, paper, mono, random_start, scale, two_up).astype(np.float32) / 255.0
         h, w = self.image.shape[:2]
         self.grain = _grain((h, w), scale)
         self.grain_shift = (int(rng.integers(0, h)), int(rng.integers(0, w)))
@@ -81,7 +97,7 @@ class Sheet:
     def px(self, points_mm: Sequence[tuple[float, float]] | np.ndarray) -> np.ndarray:
         """Frame millimetres to page pixels (float)."""
         pts = np.asarray(points_mm, dtype=np.float64).reshape(-1, 2)
-        return (pts + np.asarray(self.offset_mm)) * self.scale
+        return (pts * self.frame_scale + np.asarray(self.offset_mm)) * self.scale
 
     # -- ink ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from .conditions import Conditions
 
 WHITE_BALANCE = {
     # What is left after the phone's auto white balance: it corrects tungsten only part of the way.
-    "warm": ((1.0, 0.80, 0.52), 0.10),
+    "warm": ((1.0, 0.88, 0.60), 0.06),
     "daylight": ((1.0, 1.0, 0.98), 0.03),
     "cool": ((0.90, 0.99, 1.08), 0.04),
 }
