@@ -183,8 +183,8 @@ def render(
         light *= np.float32(rng.uniform(0.92, 1.0)) * (1 - coarse_mask) + coarse_mask
         if scene.surface.bent:
             light *= _bend_shading(scene, page_coarse, rng) * coarse_mask + (1 - coarse_mask)
-        # The lens never draws a one-pixel step: soften the page edge (and everything) a little.
-        image8 = cv2.GaussianBlur(image8, (0, 0), 0.5)
+    # No phone lens resolves a single pixel: soften everything a little (more on sensors with many small pixels).
+    image8 = cv2.GaussianBlur(image8, (0, 0), float(rng.uniform(0.5, 1.0)) * max(1.0, math.sqrt(c.megapixels / 12)))
     image = cv2.LUT(image8, TO_LINEAR)  # to linear light (gamma 2, undone by a square root at the end)
     del image8
     gains, spread = WHITE_BALANCE[c.light]
