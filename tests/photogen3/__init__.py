@@ -50,7 +50,7 @@ Each line is the share of photos; the conditions are drawn independently unless 
   degrees of wobble; the sheet spans 72-97 % of the frame and is rarely centred exactly.
 - Focus and shake: mild defocus 25 %, mild motion blur 18 %.
 - Paper: flat 45 %; otherwise a bow (2-14 mm, hump or valley) and/or a curled edge or corner (3-22 mm).
-- Glare 15 %; a hand's shadow 17 %, a phone's shadow 15 %.
+- Glare 15 %; a hand's shadow 17 %, a phone's shadow 15 %; a thumb holding an edge flat 10 %.
 - Table: wood 45 %, tablecloth 25 % (gingham or plain), laminate 20 %, dark 10 %.
 - Sheet: A4 80 %, Letter 20 %; printed in grey (``--mono``) 8 %; a random start 12 %; printed two to a
   page (``--per-page 2``, 0.665 scale) and cut out 5 %.

@@ -63,6 +63,8 @@ class Conditions:
     sharpen: float
     two_up: bool = False
     """Printed two to a page (``--per-page 2``, scaled to 0.665) and cut out."""
+    thumb: bool = False
+    """A thumb holds the sheet flat at the middle of one edge (clear of the markers and the garden)."""
     tags: list[str] = field(default_factory=list)
 
 
@@ -141,6 +143,7 @@ def draw_conditions(rng: np.random.Generator, max_megapixels: float) -> Conditio
         sharpen=float(rng.uniform(0.0, 0.9)),
     )
     conditions.two_up = rng.random() < 0.05
+    conditions.thumb = rng.random() < 0.1
     conditions.tags = _tags(conditions)
     return conditions
 
@@ -181,4 +184,6 @@ def _tags(c: Conditions) -> list[str]:
         tags.append("random_start")
     if c.two_up:
         tags.append("two_up")
+    if c.thumb:
+        tags.append("thumb")
     return tags

@@ -177,6 +177,8 @@ def render(
         inside = upsample(edge, scene.size) > 0
         cv2.copyTo(paper, inside.view(np.uint8), image8)
         del paper, inside
+        if c.thumb:
+            _thumb(image8, scene, rng)
         coarse_mask = np.clip(edge * 2 + 0.5, 0, 1).astype(np.float32)
         halo = cv2.GaussianBlur(coarse_mask, (0, 0), max(0.7, 0.005 * max(w, h) / MAP_STEP_PX))
         light *= 1 - 0.5 * np.clip(halo - coarse_mask, 0, 1)
@@ -203,6 +205,48 @@ def render(
         soft = cv2.GaussianBlur(srgb, (0, 0), 1.2)
         srgb = cv2.addWeighted(srgb, 1 + c.sharpen, soft, -c.sharpen, 0)
     return srgb
+
+
+SKIN = ((224, 172, 140), (198, 140, 105), (150, 100, 70), (95, 62, 45), (236, 190, 160))
+
+
+def _thumb(image8: np.ndarray, scene: Scene, rng: np.random.Generator) -> None:
+    """A thumb pressing the middle of one page edge flat: skin, a lighter nail, soft shaded sides."""
+    pw, ph = scene.page_mm
+    side = int(rng.integers(3))
+    t = rng.uniform(0.35, 0.65)
+    edge, out = [((0.0, ph * t), (-1.0, 0.0)), ((pw, ph * t), (1.0, 0.0)), ((pw * t, ph), (0.0, 1.0))][side]
+    e, n = np.array(edge), np.array(out)
+    across = np.array([-n[1], n[0]])
+    tip = e - n * rng.uniform(6, 13)
+    width = rng.uniform(19, 25)
+    # The thumb's outline in page millimetres: a capsule from the tip out past the edge, then projected.
+    angles = np.linspace(-math.pi / 2, math.pi / 2, 16)
+    cap = [tip + (-n * math.cos(a) + across * math.sin(a)) * width / 2 for a in angles]
+    far = e + n * 50  # the thumb widens into the hand
+    outline = np.array([*cap, far + across * width * 1.1, far - across * width * 0.9])
+    pts = scene.project_page(outline)
+    h, w = image8.shape[:2]
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int) - 8
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int) + 8
+    x0, y0, x1, y1 = max(0, x0), max(0, y0), min(w, x1), min(h, y1)
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((pts - (x0, y0)) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    px_per_mm = float(np.linalg.norm(scene.project_page(np.array([tip + across])) - scene.project_page(np.array([tip]))))
+    inner = cv2.GaussianBlur(mask, (0, 0), max(1.0, width * 0.25 * px_per_mm))
+    ring = np.linspace(0, 2 * math.pi, 20)
+    nail_pts = scene.project_page(np.array([tip - n * 1.5 + (-n * math.cos(a) + across * math.sin(a)) * width * 0.3 for a in ring]))
+    nail = np.zeros_like(mask)
+    cv2.fillPoly(nail, [np.round((nail_pts - (x0, y0)) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, 4)
+    nail = cv2.GaussianBlur(nail, (0, 0), max(0.8, 0.6 * px_per_mm))
+    skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32)
+    colour = skin[None, None, :] * (0.55 + 0.5 * np.clip(inner, 0, 1))[..., None]
+    colour = colour * (1 - 0.5 * nail[..., None]) + np.array([235, 205, 195], np.float32) * 0.5 * nail[..., None]
+    roi = image8[y0:y1, x0:x1].astype(np.float32)
+    a = mask[..., None]
+    image8[y0:y1, x0:x1] = np.clip(roi * (1 - a) + colour * a, 0, 255).astype(np.uint8)
 
 
 def _coarse_mask(page_coarse: np.ndarray, page_mm: tuple[float, float]) -> np.ndarray:
