@@ -486,6 +486,9 @@ def _strays(sheet: Sheet, hand: Hand, layout: GardenLayout, marked: Marked, stag
     for _ in range(int(rng.poisson(0.9))):
         x, y = rng.uniform(g.x_mm, g.right_mm), rng.uniform(g.y_mm, g.bottom_mm)
         kind = "stray" if rng.random() < 0.65 else "smudge"
+        # A pencil touch inside a bubble would be a dot that counts: strays keep clear of the bubbles.
+        if kind == "stray" and any(math.hypot(x - b.cx_mm, y - b.cy_mm) < b.r_mm + 3.0 for b in layout.bubbles):
+            continue
         if kind == "stray":
             a = rng.uniform(0, math.pi)
             n = rng.uniform(0.6, 2.5)
