@@ -15,7 +15,9 @@ How a photo is made
 -------------------
 1. The blank sheet is the real PDF of ``papillon sheet`` (in-process, with the photo's paper size,
    ``--mono`` and ``--random-start``), rasterised with pypdfium2 at about the photo's resolution.
-   Every position comes from :func:`papillon.layout.garden_layout` at run time.
+   Every position comes from :func:`papillon.layout.garden_layout` at run time.  The raster stops at
+   13 px/mm, so a 48 MP photo holds no more paper detail than that (a quad-pixel sensor's 48 MP
+   photos are soft at the pixel level too); about 2.5 s of one core for 12 MP, 12 s for 48 MP.
 2. A valid garden of the standard edition is grown with papillon's model (:mod:`.gardens`): fields
    next to fields, flowers next to the same colour, brambles, critters and features in fields,
    bricks mostly around patches, butterflies along movement lines; ``garden.problems()`` is empty.
@@ -56,9 +58,12 @@ Each line is the share of photos; the conditions are drawn independently unless 
   page (``--per-page 2``, 0.665 scale) and cut out 5 %.
 - Game stage: finished 70 %, middle 17 %, early 10 %, blank 3 %.
 - Marks: a family stamps flowers 50 %, felt 25 %, coloured pencil 15 %, crayon 10 % (each plot keeps the
-  family's habit 85 % of the time); fields in green pencil 55 %, felt 20 %, crayon 15 %, grey pencil 10 %
-  (off the key); brambles X 82 %, scribble 18 % (off the key); butterflies filled 55 %, ticked 20 %,
-  crossed 10 %, dotted 7 %, scribbled 8 % (the last three are off the printed key, but count as filled);
+  family's habit 85 % of the time); fields in green pencil 58 %, felt 20 %, crayon 15 %, grey pencil 7 %
+  (off the key); brambles X 88 %, scribble 12 % (off the key); critters drawn as pictures (off the key)
+  by 15 % of families; butterflies filled 60 %, ticked 25 %, crossed 7 %, dotted 4 %, scribbled 4 %
+  (the last three are off the printed key, but count as filled;
+  one butterfly in ten strays from the family's habit, mostly to a fill or a tick); a pencil brick fainter
+  than 30 % is off the key ("a firm line");
   bricks pencil 42 %, felt 33 %, ballpoint 25 %; 10 % of bricks short, 12 % doubled; an erased brick
   ghost on 5 % of the free edges of pencil families (1.5 % otherwise); about one stray mark a sheet.
 

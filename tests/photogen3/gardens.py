@@ -80,7 +80,7 @@ def _bricks(rng: np.random.Generator, cells: list[Cell], count: int) -> set[Edge
 def _butterflies(rng: np.random.Generator, starting_fields: tuple[int, ...], rounds: int) -> set[int]:
     """The start butterfly and the lines that butterfly movements fill."""
     filled = {int(rng.choice(starting_fields))}
-    for _ in range(int(rng.binomial(rounds, 0.45))):
+    for _ in range(int(rng.binomial(rounds, 0.6))):
         start = int(rng.choice(sorted(filled)))
         path = ray(start, str(rng.choice(["N", "E", "S", "W"])), int(rng.integers(1, 4)))
         if path:

@@ -147,10 +147,11 @@ class Hand:
     def __init__(self, rng: np.random.Generator):
         self.rng = rng
         self.flower_medium = _pick(rng, {"stamp": 0.5, "felt": 0.25, "pencil": 0.15, "crayon": 0.10})
-        self.field_medium = _pick(rng, {"pencil": 0.55, "felt": 0.2, "crayon": 0.15, "graphite": 0.10})
-        self.bramble_style = _pick(rng, {"x": 0.82, "scribble": 0.18})
+        self.field_medium = _pick(rng, {"pencil": 0.58, "felt": 0.2, "crayon": 0.15, "graphite": 0.07})
+        self.bramble_style = _pick(rng, {"x": 0.88, "scribble": 0.12})
+        self.critter_icons = rng.random() < 0.15
         self.line_medium = _pick(rng, {"pencil": 0.42, "felt": 0.33, "ballpoint": 0.25})
-        self.butterfly_style = _pick(rng, {"fill": 0.55, "tick": 0.2, "cross": 0.1, "dot": 0.07, "scribble": 0.08})
+        self.butterfly_style = _pick(rng, {"fill": 0.6, "tick": 0.25, "cross": 0.07, "dot": 0.04, "scribble": 0.04})
         self.neat = float(rng.uniform(0.0, 1.0))
         """0 a hurried child, 1 a careful grown-up."""
         self.pressure = float(rng.uniform(0.55, 1.0))
@@ -317,7 +318,7 @@ CRITTER_ICONS = {"lb": "ladybug", "bb": "bumblebee", "hh": "hedgehog"}
 def _occupant(sheet: Sheet, hand: Hand, box: Rect, code: str, marked: Marked) -> list[str]:
     rng = hand.rng
     cx, cy = box.centre_mm
-    if code in CRITTER_ICONS and rng.random() < 0.25:
+    if code in CRITTER_ICONS and hand.critter_icons:
         marked.off_key.append(f"a {CRITTER_ICONS[code]} drawn as a picture, not its code")
         _critter_icon(sheet, hand, (cx - 1.5, cy + 1.5), code)
         return ["icon", CRITTER_ICONS[code]]
@@ -350,7 +351,7 @@ def _critter_icon(sheet: Sheet, hand: Hand, at: tuple[float, float], code: str) 
 
 def _bramble(sheet: Sheet, hand: Hand, box: Rect, marked: Marked) -> list[str]:
     rng = hand.rng
-    style = hand.varies(hand.bramble_style, {"x": 0.7, "scribble": 0.3})
+    style = hand.varies(hand.bramble_style, {"x": 0.7, "scribble": 0.3}, keep=0.9)
     medium = _pick(rng, {"pencil": 0.45, "felt": 0.35, "ballpoint": 0.2})
     ink = {
         "pencil": hand.pencil["graphite"],
@@ -422,7 +423,7 @@ def _brick(sheet: Sheet, hand: Hand, slot: object, marked: Marked) -> list[str]:
         strokes.append(_wobble(rng, np.array([a + np.array([nx, ny]) * gap, b + np.array([nx, ny]) * gap]), amp, 0.7))
         tags.append("doubled")
     sheet.ink(strokes, width_mm=width, colour=ink, opacity=opacity, grain=grain, separate=True)
-    if medium == "pencil" and opacity < 0.45:
+    if medium == "pencil" and opacity < 0.3:
         tags.append("light")
         marked.off_key.append("a brick drawn too lightly to be a firm line")
     return tags
@@ -439,7 +440,7 @@ def _ghost(sheet: Sheet, slot: object) -> list[str]:
 
 def _butterfly(sheet: Sheet, hand: Hand, bubble: Circle, marked: Marked) -> list[str]:
     rng = hand.rng
-    style = hand.varies(hand.butterfly_style, {"fill": 0.5, "tick": 0.25, "cross": 0.1, "dot": 0.07, "scribble": 0.08}, keep=0.9)
+    style = hand.varies(hand.butterfly_style, {"fill": 0.6, "tick": 0.3, "cross": 0.04, "dot": 0.03, "scribble": 0.03}, keep=0.9)
     medium = _pick(rng, {"pencil": 0.55, "felt": 0.25, "ballpoint": 0.2})
     ink, width, opacity, grain = _line_ink(hand, medium)
     if medium == "felt" and rng.random() < 0.3:
