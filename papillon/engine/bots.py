@@ -26,9 +26,18 @@ import random
 import time
 from typing import Protocol
 
-from papillon.engine.evaluate import board_score, potential, potential_bound, ring_edges
+from papillon.engine.evaluate import (
+    board_score,
+    candidate_gardens,
+    garden_potential,
+    potential,
+    potential_bound,
+    ring_edges,
+    sheet_potential,
+)
 from papillon.engine.state import EDGE_ACTIONS, GameState
 from papillon.engine.tasks import AddBrick
+from papillon.rules import total
 
 TIE = 1e-9
 
@@ -104,10 +113,28 @@ class GreedyBot:
         """
         edition = state.edition
         tables = state.game.tables
+        weight = self.tie_weight
+        margin = 2 * weight * potential_bound(tables)
+        candidates = candidate_gardens(state, legal, player)
+        if candidates is not None:
+            # The actions draw in the garden only: score the gardens, no game state needed.
+            gardens, sheets = candidates
+            scores = [total(cells, bricks, flies, edition) for cells, bricks, flies in gardens]
+            floor = max(scores) - margin - TIE
+            sheet_values: dict[int, float] = {}
+            worths = []
+            for (cells, bricks, _), sheet, score in zip(gardens, sheets, scores, strict=True):
+                if score < floor:
+                    worths.append(-math.inf)
+                    continue
+                sheet_value = sheet_values.get(id(sheet))
+                if sheet_value is None:
+                    sheet_value = sheet_values[id(sheet)] = sheet_potential(sheet, tables)
+                worths.append(score + weight * garden_potential(sheet_value, cells, bricks, tables))
+            return worths
         boards = [state.apply(action).boards[player] for action in legal]
         scores = [board_score(board, edition) for board in boards]
-        weight = self.tie_weight
-        floor = max(scores) - 2 * weight * potential_bound(tables) - TIE
+        floor = max(scores) - margin - TIE
         return [
             score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)
         ]
