@@ -31,9 +31,24 @@ from papillon.engine.state import (
     _moves,  # the paths of a butterfly: the engine's rule, not a copy
 )
 from papillon.engine.tables import BRAMBLE, FIELD, Tables
-from papillon.engine.tasks import AddBrick, AddField, FieldAndMove, Move, MoveFrom, PlaceBramble, PlaceCritter, PlaceFeature, Stage, Stamp
+from papillon.engine.tasks import (
+    AddBrick,
+    AddField,
+    ChooseFeature,
+    FieldAndMove,
+    FillOrMove,
+    GnomeBonus,
+    Move,
+    MoveFrom,
+    PlaceBramble,
+    PlaceCritter,
+    PlaceFeature,
+    Stage,
+    Stamp,
+    StampAny,
+)
 from papillon.grid import ORTHOGONAL_NEIGHBOURS, PLOTS
-from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, patches, rule_tables, total
+from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, joining_edges, patches, rule_tables, total
 
 
 def board_score(board: Board, edition: Edition) -> int:
@@ -175,7 +190,7 @@ def outlines(cells: tuple[str, ...], bricks: int, patch_min: int, border_enclose
     """
     if not border_encloses and _most_inner_flowers(cells) < patch_min:
         return ()
-    return _outlines(cells, bricks & _joining_edges(cells), patch_min, border_encloses)
+    return _outlines(cells, bricks & joining_edges(cells), patch_min, border_encloses)
 
 
 _inner_cells = itemgetter(*(p for p in PLOTS if not BORDER_MASK >> p & 1))
@@ -190,18 +205,6 @@ def _most_inner_flowers(cells: tuple[str, ...]) -> int:
     """The most flowers of one colour off the border (a patch there needs ``patch_min`` of them)."""
     inner = _inner_cells(cells)
     return max(inner.count(colour) for colour in FLOWER_CODES)
-
-
-@lru_cache(maxsize=1 << 14)
-def _joining_edges(cells: tuple[str, ...]) -> int:
-    """Mask of the edges between two flowers of one colour: the only bricks that change the patches."""
-    joining = 0
-    for p, code in enumerate(cells):
-        if code in FLOWER_CODES:
-            for q, edge in NEIGHBOUR_EDGES[p]:
-                if q > p and cells[q] == code:
-                    joining |= 1 << edge
-    return joining
 
 
 @lru_cache(maxsize=1 << 14)
@@ -252,6 +255,8 @@ _TO_OF = {action: plot for plot, action in enumerate(TO_ACTIONS)}
 _UNCHANGED = frozenset((SKIP, *FROM_ACTIONS))
 """Actions that draw nothing: a skip, and picking the butterfly to move (its path is the next decision)."""
 _ALL_EDGES = (1 << len(EDGE_ACTIONS)) - 1
+_SETS_UP = frozenset((ChooseFeature, StampAny, FillOrMove, GnomeBonus))
+"""Tasks whose every action only sets up the next decision (a tile, a colour, a gnome's gain): nothing drawn yet."""
 _KIND = {action: kind for kind, actions in enumerate((PLOT_ACTIONS, EDGE_ACTIONS, TO_ACTIONS, FROM_ACTIONS, (SKIP,))) for action in actions}
 """The kind of each action :func:`candidate_gardens` reads (the engine does the same with every action of a kind)."""
 
@@ -272,14 +277,23 @@ def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> 
     its sheet stands for the others (a tile's own effects depend on its plot:
     every action is applied then).  Any other decision gets None.
     """
-    tasks = state.tasks
-    if not tasks or state.player != player:
+    if state.player != player:
         return None
     board = state.boards[player]
     cells, bricks, butterflies = board.cells, board.bricks, board.butterflies
+    die_next = state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+    tasks = state.tasks
+    if not tasks:
+        if state.stage is Stage.TURN and state.pair < 0:  # which pair: it draws nothing, and the turn's parts are all ahead
+            return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+        return None
     task = tasks[-1]
-    gardens: list[Compact] = []
     kind = type(task)
+    if kind in _SETS_UP:
+        if die_next:
+            return None
+        return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+    gardens: list[Compact] = []
     if kind is AddBrick:
         for action in actions:
             bit = _EDGE_BIT.get(action)
@@ -313,7 +327,7 @@ def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> 
                 drawn = list(cells)
                 drawn[plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
-    if not (state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"):
+    if not die_next:
         return Candidates(gardens, [board] * len(gardens))
     if type(task) is PlaceFeature:
         return None
