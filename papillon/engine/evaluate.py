@@ -302,8 +302,8 @@ def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> 
                     return None
                 bit = 0
             gardens.append((cells, bricks | bit, butterflies))
-    elif kind is MoveFrom:
-        paths = dict(_moves(state, board, task.plot))  # type: ignore[attr-defined]
+    elif isinstance(task, MoveFrom):
+        paths = dict(_moves(state, board, task.plot))
         for action in actions:
             end = _TO_OF.get(action)
             if end is None:
@@ -344,13 +344,12 @@ def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> 
 
 def _drawn(task: object) -> str | None:
     """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path)."""
-    kind = type(task)
-    if kind is Stamp:
-        return task.colour  # type: ignore[attr-defined]
-    if kind is AddField or kind is FieldAndMove:
+    if isinstance(task, Stamp):
+        return task.colour
+    if isinstance(task, AddField | FieldAndMove):
         return FIELD
-    if kind is PlaceCritter or kind is PlaceFeature:
-        return task.code  # type: ignore[attr-defined]
-    if kind is PlaceBramble:
+    if isinstance(task, PlaceCritter | PlaceFeature):
+        return task.code
+    if isinstance(task, PlaceBramble):
         return BRAMBLE
     return None
