@@ -370,13 +370,14 @@ def _score(
     return points, found, critters, features, unique
 
 
+@lru_cache(maxsize=1 << 16)
 def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     """The end-game total of a compact garden (memoised: bots ask for the same gardens again).
 
     Bricks count in two ways only: the faces they draw (enclosures) and the
     patches they split (a brick between two flowers of one colour).  When the
-    bricks draw no face, the others change nothing, so the memo forgets them:
-    most bricks a bot weighs then score as the garden without them, found once.
+    bricks draw no face, the others change nothing, so a second memo forgets
+    them: most new bricks a bot weighs then score as a garden scored before.
     """
     if not faces(bricks, edition.rules.border_encloses):
         bricks &= joining_edges(cells)
