@@ -1,6 +1,7 @@
 """Benchmark: the bots' games per CPU-second and the rule designer's job, this tree against main 836464b, in one run.
 
     python bench/bench_engine.py [--rounds 2] [--baseline 836464b] [--balance-games 400] [--skip-balance]
+    python bench/bench_engine.py --instructions   # instructions counted by valgrind, not seconds (fewer games)
     python bench/bench_engine.py --averages [--games 200] [--jobs 2]   # each bot's average score (issue 4)
 
 Goals (issue 18): greedy at least 3x main's solo games per CPU-second, and 3x for four
@@ -14,7 +15,9 @@ temporary git worktree, put first on PYTHONPATH; each measurement runs in a fres
 of each tree, the two alternating, ``--rounds`` times, and the best is kept.  Speed is CPU
 time (what one core gives, whatever the neighbours on a shared machine do); the balance job
 is timed on the wall (it uses every core) and its CPU time, children included, is shown
-too.  Every measurement also hashes the game logs (or the JSON report): the two trees
+too.  ``--instructions`` counts what each tree executes for the same games instead
+(valgrind's callgrind, a fixed hash seed): the same on a busy machine, though not time.
+Every measurement also hashes the game logs (or the JSON report): the two trees
 must give the same bytes, or the run stops.  The games are the seeded games
 ``game_seed(99, i)``; nothing was tuned on them.  The load average is printed beside
 every figure.
@@ -24,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import resource
 import statistics
 import subprocess
@@ -89,13 +93,31 @@ def load() -> str:
     return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "load ?"
 
 
-def python(tree: Path, code: str, *args: str) -> dict[str, float | str]:
+def python(tree: Path, code: str, *args: str, counted: bool = False) -> dict[str, float | str]:
+    """Run ``code`` with papillon from ``tree``; with ``counted``, under valgrind, adding the instructions it executed."""
     env = {"PYTHONPATH": str(tree), "PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"}
-    result = subprocess.run([sys.executable, "-c", code, *args], cwd=tree, env=env, capture_output=True, text=True)
+    valgrind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] if counted else []
+    result = subprocess.run([*valgrind, sys.executable, "-c", code, *args], cwd=tree, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"{tree}: {result.stderr[-800:]}")
     found: dict[str, float | str] = json.loads(result.stdout)
+    if counted:
+        count = re.search(r"Collected : (\d+)", result.stderr)
+        if not count:
+            raise SystemExit(f"{tree}: valgrind counted nothing: {result.stderr[-500:]}")
+        found["instructions"] = int(count[1])
     return found
+
+
+def instructions(trees: dict[str, Path], bots: str, games: int, goal: float) -> None:
+    """Instructions per game of each tree (start-up included, the same in both, so the ratio is a lower bound)."""
+    found = {name: python(tree, GAMES, bots, str(games), counted=True) for name, tree in trees.items()}
+    same({name: str(f["digest"]) for name, f in found.items()}, bots)
+    (old_name, old), (new_name, new) = ((name, int(f["instructions"])) for name, f in found.items())
+    print(f"{bots}, {games} games, instructions ({load()}):")
+    print(f"  {old_name:<16} {old / 1e9:8.2f} G")
+    print(f"  {new_name:<16} {new / 1e9:8.2f} G")
+    print(f"  fewer instructions {old / new:.2f}x (goal {goal:g}x); logs byte-identical")
 
 
 def command(tree: Path, args: list[str]) -> tuple[float, float, str]:
@@ -190,6 +212,7 @@ def main() -> None:
     parser.add_argument("--baseline", default=MAIN_WHEN_FILED, help="the commit to compare with")
     parser.add_argument("--balance-games", type=int, default=400)
     parser.add_argument("--skip-balance", action="store_true")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of timing")
     parser.add_argument("--averages", action="store_true", help="print each bot's average score instead")
     parser.add_argument("--games", type=int, default=200, help="seeds for --averages")
     parser.add_argument("--jobs", type=int, default=2, help="processes for --averages")
@@ -202,6 +225,10 @@ def main() -> None:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(base), args.baseline], check=True)
         try:
             trees = {f"main ({args.baseline})": base, "this tree": ROOT}
+            if args.instructions:
+                for bots, games, goal in (("random", 60, 2), ("greedy", 8, 3), ("greedy,greedy,greedy,greedy", 2, 3), ("search", 1, 3)):
+                    instructions(trees, bots, games, goal)
+                return
             games_per_cpu_second(trees, "random", 400, args.rounds, 2)
             games_per_cpu_second(trees, "greedy", 60, args.rounds, 3)
             games_per_cpu_second(trees, "greedy,greedy,greedy,greedy", 15, args.rounds, 3)
