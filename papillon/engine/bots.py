@@ -29,11 +29,10 @@ from typing import Protocol
 from papillon.engine.evaluate import (
     board_score,
     candidate_gardens,
-    garden_potential,
+    candidate_potentials,
     potential,
     potential_bound,
     ring_edges,
-    sheet_potential,
 )
 from papillon.engine.state import EDGE_ACTIONS, GameState
 from papillon.engine.tasks import AddBrick
@@ -118,20 +117,12 @@ class GreedyBot:
         candidates = candidate_gardens(state, legal, player)
         if candidates is not None:
             # The actions draw in the garden only: score the gardens, no game state needed.
-            gardens, sheets = candidates
+            gardens = candidates.gardens
             scores = [total(cells, bricks, flies, edition) for cells, bricks, flies in gardens]
             floor = max(scores) - margin - TIE
-            sheet_values: dict[int, float] = {}
-            worths = []
-            for (cells, bricks, _), sheet, score in zip(gardens, sheets, scores, strict=True):
-                if score < floor:
-                    worths.append(-math.inf)
-                    continue
-                sheet_value = sheet_values.get(id(sheet))
-                if sheet_value is None:
-                    sheet_value = sheet_values[id(sheet)] = sheet_potential(sheet, tables)
-                worths.append(score + weight * garden_potential(sheet_value, cells, bricks, tables))
-            return worths
+            wanted = [score >= floor for score in scores]
+            promises = candidate_potentials(candidates, wanted, tables)
+            return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
         boards = [state.apply(action).boards[player] for action in legal]
         scores = [board_score(board, edition) for board in boards]
         floor = max(scores) - margin - TIE

@@ -86,14 +86,47 @@ def garden_potential(sheet: float, cells: tuple[str, ...], bricks: int, tables: 
 
     The terms are added in :func:`potential`'s order, so the float is the same to the last bit.
     """
+    value, rings = _plots_potential(sheet, cells, tables)
+    return value + _ring_potential(cells, bricks, tables) if rings else value
+
+
+def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Tables) -> list[float]:
+    """:func:`potential` after each action of :func:`candidate_gardens` that is ``wanted`` (0.0 for the others).
+
+    The actions of a decision share their Fill sheet, and a brick's share their plots:
+    what those give is worked out once for the decision.
+    """
+    sheets: dict[int, float] = {}
+    plots: dict[tuple[int, int], tuple[float, bool]] = {}
+    found = []
+    for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
+        if not want:
+            found.append(0.0)
+            continue
+        key = (id(sheet), id(cells))
+        known = plots.get(key)
+        if known is None:
+            value = sheets.get(id(sheet))
+            if value is None:
+                value = sheets[id(sheet)] = sheet_potential(sheet, tables)
+            known = plots[key] = _plots_potential(value, cells, tables)
+        value, rings = known
+        found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
+    return found
+
+
+def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
+    """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
     _, enclosed, patch_min, border = _weights(tables)
-    value = sheet
     fields_free = cells.count("F")
-    value += 0.6 * (fields_free if fields_free < 2 else 2)
+    value = sheet + 0.6 * (fields_free if fields_free < 2 else 2)
     # Most gardens a bot weighs have no patch off the border: one memoised count says so.
-    if enclosed and (border or _most_inner_flowers(cells) >= patch_min):
-        value += enclosed * ring_progress(cells, bricks, patch_min, border)
-    return value
+    return value, bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
+
+
+def _ring_potential(cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
+    _, enclosed, patch_min, border = _weights(tables)
+    return enclosed * ring_progress(cells, bricks, patch_min, border)
 
 
 _WEIGHTS: dict[Tables, tuple[tuple[float, ...], int, int, bool]] = {}
