@@ -110,13 +110,15 @@ def python(tree: Path, code: str, *args: str, counted: bool = False) -> dict[str
 
 
 def instructions(trees: dict[str, Path], bots: str, games: int, goal: float) -> None:
-    """Instructions per game of each tree (start-up included, the same in both, so the ratio is a lower bound)."""
+    """Instructions per game of each tree: ``games`` games less none (the start-up, imports included)."""
     found = {name: python(tree, GAMES, bots, str(games), counted=True) for name, tree in trees.items()}
     same({name: str(f["digest"]) for name, f in found.items()}, bots)
-    (old_name, old), (new_name, new) = ((name, int(f["instructions"])) for name, f in found.items())
-    print(f"{bots}, {games} games, instructions ({load()}):")
-    print(f"  {old_name:<16} {old / 1e9:8.2f} G")
-    print(f"  {new_name:<16} {new / 1e9:8.2f} G")
+    start = {name: int(python(tree, GAMES, bots, "0", counted=True)["instructions"]) for name, tree in trees.items()}
+    per_game = {name: (int(f["instructions"]) - start[name]) / games for name, f in found.items()}
+    print(f"{bots}, {games} games, instructions per game, start-up left out ({load()}):")
+    for name, count in per_game.items():
+        print(f"  {name:<16} {count / 1e6:8.1f} M   (start-up {start[name] / 1e6:.0f} M)")
+    old, new = per_game.values()
     print(f"  fewer instructions {old / new:.2f}x (goal {goal:g}x); logs byte-identical")
 
 
