@@ -111,6 +111,8 @@ def python(tree: Path, code: str, *args: str, counted: bool = False) -> dict[str
 
 def instructions(trees: dict[str, Path], bots: str, games: int, goal: float) -> None:
     """Instructions per game of each tree: ``games`` games less none (the start-up, imports included)."""
+    for tree in trees.values():  # once first, so that no count includes compiling to bytecode
+        python(tree, GAMES, bots, "0")
     found = {name: python(tree, GAMES, bots, str(games), counted=True) for name, tree in trees.items()}
     same({name: str(f["digest"]) for name, f in found.items()}, bots)
     start = {name: int(python(tree, GAMES, bots, "0", counted=True)["instructions"]) for name, tree in trees.items()}
