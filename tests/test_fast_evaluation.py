@@ -100,7 +100,7 @@ def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players)
                     after.caterpillars,
                 ), action
         # What the greedy bot makes of them: the same floats as scoring every applied state.
-        assert greedy._immediate(state, legal, player) == _slow_immediate(greedy, state, legal, player)
+        assert list(greedy._immediate(state, legal, player)) == _slow_immediate(greedy, state, legal, player)
     assert fast > 0
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Protocol
 
 from papillon.engine.evaluate import (
@@ -39,6 +40,8 @@ from papillon.engine.tasks import AddBrick
 from papillon.rules import total
 
 TIE = 1e-9
+KNOWN_STATES = 4096
+"""States whose worths a greedy bot remembers (then it forgets them all: a game moves on)."""
 
 
 class Bot(Protocol):
@@ -81,6 +84,12 @@ class GreedyBot:
 
     def __init__(self, tie_weight: float = 0.001) -> None:
         self.tie_weight = tie_weight
+        self._known: dict[tuple[bool, GameState], Sequence[float]] = {}
+        """The worths of the states weighed lately (by value: a state is immutable, its worths a pure function of it).
+
+        The look-ahead weighs the decision after each option, and the game (or a search
+        rollout) often reaches the very same state next: its worths are then known.
+        """
 
     def choose(self, state: GameState, rng: random.Random) -> str:
         legal = state.legal_actions()
@@ -88,10 +97,16 @@ class GreedyBot:
             return legal[0]
         player = state.current
         if legal[0].split(" ", 1)[0] in FOLLOW_UP:
-            worths = [
-                value(after, player, self.tie_weight) if action == "skip" else self._best_next(after, player)
-                for action, after in ((action, state.apply(action)) for action in legal)
-            ]
+            worths = self._known.get((True, state))
+            if worths is None:
+                worths = self._remember(
+                    True,
+                    state,
+                    [
+                        value(after, player, self.tie_weight) if action == "skip" else self._best_next(after, player)
+                        for action, after in ((action, state.apply(action)) for action in legal)
+                    ],
+                )
         else:
             worths = self._immediate(state, legal, player)
         best: list[str] = []
@@ -103,13 +118,27 @@ class GreedyBot:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _immediate(self, state: GameState, legal: tuple[str, ...], player: int) -> list[float]:
+    def _remember(self, follow_up: bool, state: GameState, worths: Sequence[float]) -> Sequence[float]:
+        known = self._known
+        if len(known) >= KNOWN_STATES:
+            known.clear()
+        known[follow_up, state] = worths
+        return worths
+
+    def _immediate(self, state: GameState, legal: tuple[str, ...], player: int) -> Sequence[float]:
         """:func:`value` of each action's result, or -inf where the score alone shows it cannot be among the best.
 
         Two promises differ by at most 2 × :func:`~papillon.engine.evaluate.potential_bound`: an
         action that scores less than the best by more than ``tie_weight`` × that cannot catch up,
-        so its promise (a good share of the work) is not worked out.
+        so its promise (a good share of the work) is not worked out.  ``legal`` is the state's
+        legal actions and ``player`` its player (the worths are remembered by state).
         """
+        worths = self._known.get((False, state))
+        if worths is None:
+            worths = self._remember(False, state, self._weigh(state, legal, player))
+        return worths
+
+    def _weigh(self, state: GameState, legal: tuple[str, ...], player: int) -> list[float]:
         edition = state.edition
         tables = state.game.tables
         weight = self.tie_weight
