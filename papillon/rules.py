@@ -372,5 +372,30 @@ def _score(
 
 @lru_cache(maxsize=1 << 16)
 def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
-    """The end-game total of a compact garden (memoised: bots ask for the same gardens again)."""
+    """The end-game total of a compact garden (memoised: bots ask for the same gardens again).
+
+    Bricks count in two ways only: the faces they draw (enclosures) and the
+    patches they split (a brick between two flowers of one colour).  When the
+    bricks draw no face, the others change nothing, so a second memo forgets
+    them: most new bricks a bot weighs then score as a garden scored before.
+    """
+    if not faces(bricks, edition.rules.border_encloses):
+        bricks &= joining_edges(cells)
+    return _total(cells, bricks, butterflies, edition)
+
+
+@lru_cache(maxsize=1 << 16)
+def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     return sum(_score(cells, bricks, butterflies, rule_tables(edition))[0])
+
+
+@lru_cache(maxsize=1 << 16)
+def joining_edges(cells: tuple[str, ...]) -> int:
+    """Mask of the edges between two flowers of one colour: the only bricks that change the patches."""
+    joining = 0
+    for p, code in enumerate(cells):
+        if code in FLOWER_CODES:
+            for q, edge in NEIGHBOUR_EDGES[p]:
+                if q > p and cells[q] == code:
+                    joining |= 1 << edge
+    return joining

@@ -321,14 +321,31 @@ def cluster_workers(address: str, local_workers: int = 2, timeout: float = CLUST
 
 
 @contextmanager
-def workers_for(jobs: int = 1, cluster: str | None = None, *, timeout: float = CLUSTER_TIMEOUT) -> Iterator[Workers]:
-    """Local processes, or a Dask cluster when ``cluster`` names one (``jobs`` then sizes a ``local`` one)."""
+def workers_for(jobs: int | None = 1, cluster: str | None = None, *, timeout: float = CLUSTER_TIMEOUT) -> Iterator[Workers]:
+    """Local processes, or a Dask cluster when ``cluster`` names one (``jobs`` then sizes a ``local`` one).
+
+    ``jobs=None`` is :func:`default_jobs`.
+    """
+    if jobs is None:
+        jobs = default_jobs()
     if cluster is None:
         with local_workers(jobs) as workers:
             yield workers
     else:
         with cluster_workers(cluster, max(2, jobs), timeout) as workers:
             yield workers
+
+
+def default_jobs() -> int:
+    """The CPUs this process may use (its affinity mask where the system keeps one, else every core): ``--jobs``' default.
+
+    A run's results never depend on its number of processes, so the default takes every core it may.
+    """
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # no affinity masks (macOS, Windows)
+        cpus = os.cpu_count() or 1
+    return max(1, min(cpus, MAX_JOBS))
 
 
 def check_jobs(jobs: int) -> None:

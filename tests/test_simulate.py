@@ -26,6 +26,7 @@ from papillon.simulation import (
     Tally,
     Workers,
     batches,
+    default_jobs,
     edition_toml,
     make_player,
     play_batch,
@@ -113,6 +114,35 @@ def test_tally_quantiles_are_the_statistics_modules(totals):
 
 
 # --------------------------------------------------------------------------- the command
+
+
+def test_jobs_default_to_the_cpus_this_process_may_use(monkeypatch):
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert default_jobs() == 3
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: set(range(1000)), raising=False)
+    assert default_jobs() == 256  # MAX_JOBS
+    # Where the system keeps no affinity mask (macOS, Windows), every core.
+    monkeypatch.delattr("os.sched_getaffinity", raising=False)
+    monkeypatch.setattr("os.cpu_count", lambda: 6)
+    assert default_jobs() == 6
+    monkeypatch.setattr("os.cpu_count", lambda: None)
+    assert default_jobs() == 1
+
+
+def test_the_help_says_what_jobs_defaults_to(runner):
+    for command in ("simulate", "balance"):
+        result = runner.invoke(main, [command, "--help"], terminal_width=200)
+        assert result.exit_code == 0
+        assert f"[default: (the CPUs this process may use, {default_jobs()} here)" in " ".join(result.stdout.split())
+
+
+def test_the_default_jobs_give_the_bytes_of_one_job(runner, monkeypatch):
+    monkeypatch.setattr("os.sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    args = ["simulate", "-n", "5", "--bot", "greedy", "--seed", "4", "--json"]
+    default = runner.invoke(main, args)
+    one = runner.invoke(main, [*args, "--jobs", "1"])
+    assert default.exit_code == 0 and one.exit_code == 0
+    assert default.stdout == one.stdout and len(default.stdout.splitlines()) == 5
 
 
 def test_jobs_and_games_are_bounded(runner):

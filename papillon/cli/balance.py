@@ -12,7 +12,7 @@ from papillon.balance.lab import BalanceReport
 from papillon.balance.table import text
 from papillon.cli import usage_error
 from papillon.cli.common import check_output, write_output
-from papillon.cli.simulate import GAMES, JOBS, BotType, progress
+from papillon.cli.simulate import GAMES, JOBS, JOBS_DEFAULT, BotType, progress
 from papillon.errors import EditionError
 from papillon.simulation import CLUSTER_TIMEOUT, ClusterTimeoutError, workers_for
 
@@ -26,7 +26,7 @@ from papillon.simulation import CLUSTER_TIMEOUT, ClusterTimeoutError, workers_fo
     "--set", "settings", multiple=True, metavar="KEY=V1,V2", help="Try each value of an edition key (repeatable: all combinations)."
 )
 @click.option("--ladder", is_flag=True, help=f"Compare the bots {', '.join(LADDER)} on the (first) edition instead.")
-@click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes (results do not depend on it).")
+@click.option("--jobs", type=JOBS, default=None, show_default=JOBS_DEFAULT, help="Worker processes (results do not depend on it).")
 @click.option("--cluster", metavar="ADDRESS", help="Play on a Dask cluster (tcp://HOST:8786), or 'local' for one on this machine.")
 @click.option(
     "--cluster-timeout",
@@ -46,7 +46,7 @@ def command(
     seed: int,
     settings: tuple[str, ...],
     ladder: bool,
-    jobs: int,
+    jobs: int | None,
     cluster: str | None,
     cluster_timeout: float,
     as_json: bool,

@@ -15,7 +15,7 @@ import click
 from papillon.cli.common import edition_option
 from papillon.edition import Edition
 from papillon.files import write_atomic
-from papillon.simulation import MAX_GAMES, MAX_JOBS, SimulationError, Tally, bot_names, make_player, simulate, workers_for
+from papillon.simulation import MAX_GAMES, MAX_JOBS, SimulationError, Tally, bot_names, default_jobs, make_player, simulate, workers_for
 
 T = TypeVar("T")
 
@@ -38,6 +38,8 @@ class BotType(click.ParamType):
 
 GAMES = click.IntRange(1, MAX_GAMES)
 JOBS = click.IntRange(1, MAX_JOBS)
+JOBS_DEFAULT = f"the CPUs this process may use, {default_jobs()} here"
+"""What ``--help`` shows as the default of ``--jobs`` (None: :func:`~papillon.simulation.default_jobs`)."""
 
 
 def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
@@ -80,11 +82,11 @@ def _duration(seconds: float) -> str:
 @click.option("-n", "--games", type=GAMES, default=100, show_default=True, help="How many solo games.")
 @click.option("--bot", type=BotType(), default="greedy", show_default=True, help="Who plays them (search:N: N rollouts per option).")
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed: game i gets a seed derived from it.")
-@click.option("--jobs", type=JOBS, default=1, show_default=True, help="Worker processes (results do not depend on it).")
+@click.option("--jobs", type=JOBS, default=None, show_default=JOBS_DEFAULT, help="Worker processes (results do not depend on it).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game, one per line, in game order.")
 @click.option("--logs", "logs_dir", type=click.Path(file_okay=False), help="Write each game's log to this directory (seed.jsonl).")
 @edition_option
-def command(games: int, bot: str, seed: int, jobs: int, as_json: bool, logs_dir: str | None, edition: Edition) -> None:
+def command(games: int, bot: str, seed: int, jobs: int | None, as_json: bool, logs_dir: str | None, edition: Edition) -> None:
     """Play solo games with a bot and print the score distribution.
 
     Each game's seed is derived from --seed and the game's number, so the

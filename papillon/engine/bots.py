@@ -24,14 +24,25 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Protocol
 
 from papillon.engine.actions import EDGE_ACTIONS, SKIP, Action, Kind
-from papillon.engine.evaluate import board_score, potential, potential_bound, ring_edges
+from papillon.engine.evaluate import (
+    board_score,
+    candidate_gardens,
+    candidate_potentials,
+    potential,
+    potential_bound,
+    ring_edges,
+)
 from papillon.engine.state import GameState
 from papillon.engine.tasks import AddBrick
+from papillon.rules import total
 
 TIE = 1e-9
+KNOWN_STATES = 4096
+"""States whose worths a greedy bot remembers (then it forgets them all: a game moves on)."""
 
 
 class Bot(Protocol):
@@ -74,6 +85,12 @@ class GreedyBot:
 
     def __init__(self, tie_weight: float = 0.001) -> None:
         self.tie_weight = tie_weight
+        self._known: dict[tuple[bool, GameState], Sequence[float]] = {}
+        """The worths of the states weighed lately (by value: a state is immutable, its worths a pure function of it).
+
+        The look-ahead weighs the decision after each option, and the game (or a search
+        rollout) often reaches the very same state next: its worths are then known.
+        """
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
@@ -81,10 +98,16 @@ class GreedyBot:
             return legal[0]
         player = state.current
         if legal[0].kind in FOLLOW_UP:
-            worths = [
-                value(after, player, self.tie_weight) if action is SKIP else self._best_next(after, player)
-                for action, after in ((action, state.apply(action)) for action in legal)
-            ]
+            worths = self._known.get((True, state))
+            if worths is None:
+                worths = self._remember(
+                    True,
+                    state,
+                    [
+                        value(after, player, self.tie_weight) if action is SKIP else self._best_next(after, player)
+                        for action, after in ((action, state.apply(action)) for action in legal)
+                    ],
+                )
         else:
             worths = self._immediate(state, legal, player)
         best: list[Action] = []
@@ -96,19 +119,43 @@ class GreedyBot:
                 best.append(action)
         return best[0] if len(best) == 1 else best[rng.randrange(len(best))]
 
-    def _immediate(self, state: GameState, legal: tuple[Action, ...], player: int) -> list[float]:
+    def _remember(self, follow_up: bool, state: GameState, worths: Sequence[float]) -> Sequence[float]:
+        known = self._known
+        if len(known) >= KNOWN_STATES:
+            known.clear()
+        known[follow_up, state] = worths
+        return worths
+
+    def _immediate(self, state: GameState, legal: tuple[Action, ...], player: int) -> Sequence[float]:
         """:func:`value` of each action's result, or -inf where the score alone shows it cannot be among the best.
 
         Two promises differ by at most 2 × :func:`~papillon.engine.evaluate.potential_bound`: an
         action that scores less than the best by more than ``tie_weight`` × that cannot catch up,
-        so its promise (a good share of the work) is not worked out.
+        so its promise (a good share of the work) is not worked out.  ``legal`` is the state's
+        legal actions and ``player`` its player (the worths are remembered by state).
         """
+        worths = self._known.get((False, state))
+        if worths is None:
+            worths = self._remember(False, state, self._weigh(state, legal, player))
+        return worths
+
+    def _weigh(self, state: GameState, legal: tuple[Action, ...], player: int) -> list[float]:
         edition = state.edition
         tables = state.game.tables
+        weight = self.tie_weight
+        margin = 2 * weight * potential_bound(tables)
+        candidates = candidate_gardens(state, legal, player)
+        if candidates is not None:
+            # The actions draw in the garden only: score the gardens, no game state needed.
+            gardens = candidates.gardens
+            scores = [total(cells, bricks, flies, edition) for cells, bricks, flies in gardens]
+            floor = max(scores) - margin - TIE
+            wanted = [score >= floor for score in scores]
+            promises = candidate_potentials(candidates, wanted, tables)
+            return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
         boards = [state.apply(action).boards[player] for action in legal]
         scores = [board_score(board, edition) for board in boards]
-        weight = self.tie_weight
-        floor = max(scores) - 2 * weight * potential_bound(tables) - TIE
+        floor = max(scores) - margin - TIE
         return [
             score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)
         ]

@@ -3,19 +3,52 @@
 The rules are :mod:`papillon.rules`, the same functions :func:`papillon.score.score`
 explains; here only the number is wanted, many times per decision, so the total
 is memoised by garden (and the enclosures by brick set, inside the rules).
+
+A bot weighs every legal action of a decision (about 31 of them for the greedy
+bot), and most actions draw one plot, one brick or nothing: :func:`candidate_gardens`
+works out the garden each leaves without building the game state after it, and
+:func:`sheet_potential` / :func:`garden_potential` split :func:`potential` into
+the part the actions share and the part each garden adds.  The numbers are the
+same, to the last bit, as scoring ``state.apply(action)`` (tests/test_bots.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
 from typing import NamedTuple
 
 from papillon.edition import Edition
-from papillon.engine.state import Board
-from papillon.engine.tables import Tables
+from papillon.engine.state import (
+    EDGE_ACTIONS,
+    FROM_ACTIONS,
+    PLOT_ACTIONS,
+    SKIP,
+    TO_ACTIONS,
+    Board,
+    GameState,
+    _moves,  # the paths of a butterfly: the engine's rule, not a copy
+)
+from papillon.engine.tables import BRAMBLE, FIELD, Tables
+from papillon.engine.tasks import (
+    AddBrick,
+    AddField,
+    ChooseFeature,
+    FieldAndMove,
+    FillOrMove,
+    GnomeBonus,
+    Move,
+    MoveFrom,
+    PlaceBramble,
+    PlaceCritter,
+    PlaceFeature,
+    Stage,
+    Stamp,
+    StampAny,
+)
 from papillon.grid import ORTHOGONAL_NEIGHBOURS, PLOTS
-from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, patches, rule_tables, total
+from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, joining_edges, patches, rule_tables, total
 
 
 def board_score(board: Board, edition: Edition) -> int:
@@ -36,17 +69,64 @@ def potential(board: Board, tables: Tables) -> float:
     a patch that more bricks could enclose is worth part of its enclosure points
     (:func:`ring_progress`, paid as the edition pays enclosures: nothing when it pays nothing).
     """
-    ladder_weights, enclosed, patch_min, border = _weights(tables)
+    return garden_potential(sheet_potential(board, tables), board.cells, board.bricks, tables)
+
+
+def sheet_potential(board: Board, tables: Tables) -> float:
+    """The Fill sheet's share of :func:`potential`: what actions that only draw in the garden leave as it is."""
+    ladder_weights = _weights(tables)[0]
     value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
     for filled, weight in zip(board.ladders, ladder_weights, strict=True):
         value += filled * weight
-    cells = board.cells
-    fields_free = cells.count("F")
-    value += 0.6 * (fields_free if fields_free < 2 else 2)
-    # Most gardens a bot weighs have no patch off the border: one memoised count says so.
-    if enclosed and (border or _most_inner_flowers(cells) >= patch_min):
-        value += enclosed * ring_progress(cells, board.bricks, patch_min, border)
     return value
+
+
+def garden_potential(sheet: float, cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
+    """:func:`potential` of a garden whose Fill sheet is worth ``sheet`` (:func:`sheet_potential`).
+
+    The terms are added in :func:`potential`'s order, so the float is the same to the last bit.
+    """
+    value, rings = _plots_potential(sheet, cells, tables)
+    return value + _ring_potential(cells, bricks, tables) if rings else value
+
+
+def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Tables) -> list[float]:
+    """:func:`potential` after each action of :func:`candidate_gardens` that is ``wanted`` (0.0 for the others).
+
+    The actions of a decision share their Fill sheet, and a brick's share their plots:
+    what those give is worked out once for the decision.
+    """
+    sheets: dict[int, float] = {}
+    plots: dict[tuple[int, int], tuple[float, bool]] = {}
+    found = []
+    for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
+        if not want:
+            found.append(0.0)
+            continue
+        key = (id(sheet), id(cells))
+        known = plots.get(key)
+        if known is None:
+            value = sheets.get(id(sheet))
+            if value is None:
+                value = sheets[id(sheet)] = sheet_potential(sheet, tables)
+            known = plots[key] = _plots_potential(value, cells, tables)
+        value, rings = known
+        found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
+    return found
+
+
+def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
+    """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
+    _, enclosed, patch_min, border = _weights(tables)
+    fields_free = cells.count("F")
+    value = sheet + 0.6 * (fields_free if fields_free < 2 else 2)
+    # Most gardens a bot weighs have no patch off the border: one memoised count says so.
+    return value, bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
+
+
+def _ring_potential(cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
+    _, enclosed, patch_min, border = _weights(tables)
+    return enclosed * ring_progress(cells, bricks, patch_min, border)
 
 
 _WEIGHTS: dict[Tables, tuple[tuple[float, ...], int, int, bool]] = {}
@@ -143,7 +223,7 @@ def outlines(cells: tuple[str, ...], bricks: int, patch_min: int, border_enclose
     """
     if not border_encloses and _most_inner_flowers(cells) < patch_min:
         return ()
-    return _outlines(cells, bricks & _joining_edges(cells), patch_min, border_encloses)
+    return _outlines(cells, bricks & joining_edges(cells), patch_min, border_encloses)
 
 
 _inner_cells = itemgetter(*(p for p in PLOTS if not BORDER_MASK >> p & 1))
@@ -158,18 +238,6 @@ def _most_inner_flowers(cells: tuple[str, ...]) -> int:
     """The most flowers of one colour off the border (a patch there needs ``patch_min`` of them)."""
     inner = _inner_cells(cells)
     return max(inner.count(colour) for colour in FLOWER_CODES)
-
-
-@lru_cache(maxsize=1 << 14)
-def _joining_edges(cells: tuple[str, ...]) -> int:
-    """Mask of the edges between two flowers of one colour: the only bricks that change the patches."""
-    joining = 0
-    for p, code in enumerate(cells):
-        if code in FLOWER_CODES:
-            for q, edge in NEIGHBOUR_EDGES[p]:
-                if q > p and cells[q] == code:
-                    joining |= 1 << edge
-    return joining
 
 
 @lru_cache(maxsize=1 << 14)
@@ -198,3 +266,125 @@ def ring_edges(board: Board, tables: Tables) -> int:
     for outline in outlines(board.cells, board.bricks, patch_min, border):
         edges |= outline.edges
     return edges & ~board.bricks
+
+
+# --------------------------------------------------------------------------- the gardens a decision's actions leave
+
+Compact = tuple[tuple[str, ...], int, int]
+"""A compact garden: (cells, bricks, butterflies), what :func:`papillon.rules.total` scores."""
+
+
+class Candidates(NamedTuple):
+    """What each action of a decision leaves ``player``: the garden, and the board whose Fill sheet it leaves."""
+
+    gardens: list[Compact]
+    sheets: list[Board]
+    """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
+
+
+_PLOT_OF = {action: plot for plot, action in enumerate(PLOT_ACTIONS)}
+_EDGE_BIT = {action: 1 << i for i, action in enumerate(EDGE_ACTIONS)}
+_TO_OF = {action: plot for plot, action in enumerate(TO_ACTIONS)}
+_UNCHANGED = frozenset((SKIP, *FROM_ACTIONS))
+"""Actions that draw nothing: a skip, and picking the butterfly to move (its path is the next decision)."""
+_ALL_EDGES = (1 << len(EDGE_ACTIONS)) - 1
+_SETS_UP = frozenset((ChooseFeature, StampAny, FillOrMove, GnomeBonus))
+"""Tasks whose every action only sets up the next decision (a tile, a colour, a gnome's gain): nothing drawn yet."""
+_KIND = {action: kind for kind, actions in enumerate((PLOT_ACTIONS, EDGE_ACTIONS, TO_ACTIONS, FROM_ACTIONS, (SKIP,))) for action in actions}
+"""The kind of each action :func:`candidate_gardens` reads (the engine does the same with every action of a kind)."""
+
+
+def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> Candidates | None:
+    """What ``player`` has after each of ``actions`` (legal now), or None where only the engine can tell.
+
+    The same as ``state.apply(action).boards[player]``, without building the
+    states, for the decisions a bot weighs most: a plot to stamp, field,
+    bramble or fill with a critter or tile, a brick to draw, a butterfly to
+    move or its path, or a skip.  Such an action draws one plot, brick or path and leaves
+    the Fill sheet as it is; what the engine then resolves by itself changes no
+    garden, with one exception: when the turn's last part is the die, the
+    engine starts it once the rest of the turn is done, and its caterpillars
+    move on the Fill sheet.  Whether the rest is done depends on the garden
+    only through what the automatic steps look at (RULES §6.9: an empty plot,
+    a free field, an undrawn edge, the butterflies), so one action of each kind
+    and look is applied and its sheet stands for the others (a tile's own
+    effects depend on its plot: None then).  Any other decision gets None:
+    tests/test_fast_evaluation.py checks every decision of many games against
+    ``state.apply``.
+    """
+    if state.player != player:
+        return None
+    board = state.boards[player]
+    cells, bricks, butterflies = board.cells, board.bricks, board.butterflies
+    die_next = state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+    tasks = state.tasks
+    if not tasks:
+        if state.stage is Stage.TURN and state.pair < 0:  # which pair: it draws nothing, and the turn's parts are all ahead
+            return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+        return None
+    task = tasks[-1]
+    kind = type(task)
+    if kind in _SETS_UP:
+        if die_next:
+            return None
+        return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+    gardens: list[Compact] = []
+    if kind is AddBrick:
+        for action in actions:
+            bit = _EDGE_BIT.get(action)
+            if bit is None:
+                if action not in _UNCHANGED:
+                    return None
+                bit = 0
+            gardens.append((cells, bricks | bit, butterflies))
+    elif isinstance(task, MoveFrom):
+        paths = dict(_moves(state, board, task.plot))
+        for action in actions:
+            end = _TO_OF.get(action)
+            if end is None:
+                return None
+            gardens.append((cells, bricks, butterflies | paths[end]))
+    elif kind is Move:
+        if not _UNCHANGED.issuperset(actions):
+            return None
+        gardens = [(cells, bricks, butterflies)] * len(actions)
+    else:
+        code = _drawn(task)
+        if code is None:
+            return None
+        for action in actions:
+            plot = _PLOT_OF.get(action)
+            if plot is None:
+                if action not in _UNCHANGED:
+                    return None
+                gardens.append((cells, bricks, butterflies))
+            else:
+                drawn = list(cells)
+                drawn[plot] = code
+                gardens.append((tuple(drawn), bricks, butterflies))
+    if not die_next:
+        return Candidates(gardens, [board] * len(gardens))
+    if type(task) is PlaceFeature:
+        return None
+    sheets: list[Board] = []
+    applied: dict[tuple[object, ...], Board] = {}
+    for action, (drawn_cells, drawn_bricks, drawn_flies) in zip(actions, gardens, strict=True):
+        alike = (_KIND[action], "." in drawn_cells, "F" in drawn_cells, drawn_bricks == _ALL_EDGES, drawn_flies)
+        sheet = applied.get(alike)
+        if sheet is None:
+            sheet = applied[alike] = state.apply(action).boards[player]
+        sheets.append(sheet)
+    return Candidates(gardens, sheets)
+
+
+def _drawn(task: object) -> str | None:
+    """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path)."""
+    if isinstance(task, Stamp):
+        return task.colour
+    if isinstance(task, AddField | FieldAndMove):
+        return FIELD
+    if isinstance(task, PlaceCritter | PlaceFeature):
+        return task.code
+    if isinstance(task, PlaceBramble):
+        return BRAMBLE
+    return None

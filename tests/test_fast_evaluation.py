@@ -1,0 +1,136 @@
+"""The bots' fast evaluation gives the plain scorer's numbers, to the last bit.
+
+A bot weighs the gardens its actions leave without building the game states
+(:func:`~papillon.engine.evaluate.candidate_gardens`), splits the promise of
+the sheets (:func:`~papillon.engine.evaluate.potential`) into a shared part and a
+per-garden part, and the rules' memo (:func:`~papillon.rules.total`) forgets
+bricks that change nothing.  Each is checked here against the slow way: the
+scorer's :class:`~papillon.score.ScoreCard` and ``state.apply(action)``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from papillon.edition import edition_from_toml, standard_edition
+from papillon.engine import make_bot, new_game
+from papillon.engine.bots import TIE, GreedyBot
+from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
+from papillon.engine.log import game_seed
+from papillon.engine.state import GameState
+from papillon.engine.tables import tables_for
+from papillon.grid import EDGE_INDEX, PLOTS
+from papillon.rules import evaluate as evaluate_rules
+from papillon.rules import rule_tables, total
+from papillon.score import score
+from tests.strategies import any_gardens
+
+STANDARD = standard_edition()
+EDITIONS = (
+    STANDARD,
+    edition_from_toml("[rules]\nborder_encloses = true\n"),
+    edition_from_toml('[scoring]\nenclosed = 2\n[rules]\nenclosure = "encircled"\n'),
+)
+CI = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def compact(garden):
+    cells = tuple(cell.code for cell in garden.cells)
+    bricks = sum(1 << EDGE_INDEX[edge] for edge in garden.bricks)
+    butterflies = sum(1 << p for p in garden.butterflies)
+    return cells, bricks, butterflies
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS))
+def test_the_memoised_total_is_the_score_cards_total_on_random_gardens(garden, edition):
+    cells, bricks, butterflies = compact(garden)
+    expected = score(garden, edition).total
+    assert total(cells, bricks, butterflies, edition) == expected
+    # The memo forgets the bricks that draw no face and split no patch: asked again with every brick, the same.
+    assert evaluate_rules(cells, bricks, butterflies, rule_tables(edition)).total == expected
+
+
+def _states(seed: int, bot: str, players: int) -> list[GameState]:
+    """Every decision of one game (the states a bot chooses in), played by ``bot`` in every seat."""
+    rng = random.Random(seed)
+    agents = [make_bot(bot) for _ in range(players)]
+    state = new_game(players=tuple(f"P{i}" for i in range(players)))
+    found = []
+    while not state.is_over():
+        if state.is_chance():
+            state = state.apply(state.sample_chance(rng))
+            continue
+        found.append(state)
+        state = state.apply(agents[state.player].choose(state, rng))
+    return found
+
+
+def _slow_immediate(bot: GreedyBot, state: GameState, legal: tuple[str, ...], player: int) -> list[float]:
+    """The greedy bot's worths the plain way (main 836464b's code): every action applied, every garden scored."""
+    edition, tables, weight = state.edition, state.game.tables, bot.tie_weight
+    boards = [state.apply(action).boards[player] for action in legal]
+    scores = [board_score(board, edition) for board in boards]
+    floor = max(scores) - 2 * weight * potential_bound(tables) - TIE
+    return [score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]), st.sampled_from([1, 3]))
+def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players):
+    greedy = GreedyBot()
+    fast = 0
+    for state in _states(seed, bot, players):
+        legal = state.legal_actions()
+        player = state.player
+        candidates = candidate_gardens(state, legal, player)
+        if candidates is not None:
+            fast += 1
+            for action, garden, sheet in zip(legal, candidates.gardens, candidates.sheets, strict=True):
+                after = state.apply(action).boards[player]
+                assert garden == (after.cells, after.bricks, after.butterflies), action
+                assert (sheet.ladders, sheet.tracks, sheet.rondel, sheet.caterpillars) == (
+                    after.ladders,
+                    after.tracks,
+                    after.rondel,
+                    after.caterpillars,
+                ), action
+        # What the greedy bot makes of them: the same floats as scoring every applied state.
+        assert list(greedy._immediate(state, legal, player)) == _slow_immediate(greedy, state, legal, player)
+    assert fast > 0
+
+
+def test_the_fast_path_covers_the_plots_bricks_and_paths_a_game_asks_for():
+    # If the engine's actions or tasks change shape, the fast path must follow, or the bots lose their speed
+    # without any test noticing: most decisions of a greedy game are plots, bricks and paths.
+    states = [s for i in range(3) for s in _states(game_seed(1, i), "greedy", 1)]
+    weighed = [s for s in states if len(s.legal_actions()) > 1]
+    covered = [s for s in weighed if candidate_gardens(s, s.legal_actions(), s.player) is not None]
+    assert len(covered) > 0.5 * len(weighed)  # 60 % on these seeds (the rest: fills, tiles, gnomes, parts)
+    verbs = {str(s.legal_actions()[0]).split(" ")[0] for s in covered}
+    assert {"plot", "edge", "to"} <= verbs
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS), st.integers(0, 5), st.integers(0, 24))
+def test_the_split_potential_is_the_potential_to_the_last_bit(garden, edition, ladder, caterpillars):
+    tables = tables_for(edition)
+    cells, bricks, butterflies = compact(garden)
+    board = (
+        new_game(edition=edition)
+        .boards[0]
+        ._replace(
+            cells=cells,
+            bricks=bricks,
+            butterflies=butterflies,
+            ladders=tuple(min(ladder, h) for h in tables.ladders),
+            tracks=(1, 0, 2, 0)[: len(tables.colours)],
+            caterpillars=caterpillars,
+        )
+    )
+    assert garden_potential(sheet_potential(board, tables), cells, bricks, tables) == potential(board, tables)
+    assert len(PLOTS) == len(cells)
