@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -232,6 +232,10 @@ class PlaySession:
     """The TOML of a custom edition (saved beside the log, so a resume finds it)."""
     moves: list[Move] = field(default_factory=list)
     """The bots' decisions since a person last decided."""
+    note: str = ""
+    """What a resume had to repair (a last line cut off by a crash), to tell the players once."""
+    written: list[str] | None = None
+    """The log's lines on disk (None: unknown, the next save rewrites the file)."""
 
     # -- starting -----------------------------------------------------------------
 
@@ -244,8 +248,9 @@ class PlaySession:
         folder: str | Path | None = None,
         edition: Edition | None = None,
         edition_text: str | None = None,
+        play_bots: bool = True,
     ) -> PlaySession:
-        """A new game, played up to the first person's decision, and saved."""
+        """A new game, played up to the first person's decision (``play_bots=False``: not yet), and saved."""
         for seat in seats:
             if seat.bot is not None and seat.bot not in BOTS:
                 raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
@@ -255,7 +260,9 @@ class PlaySession:
         directory = games_dir(folder)
         directory.mkdir(parents=True, exist_ok=True)
         game_id = new_game_id(seed)
-        session = cls.start(seed=seed, seats=seats, path=directory / f"{game_id}.jsonl", edition=edition, edition_text=edition_text)
+        session = cls.start(
+            seed=seed, seats=seats, path=directory / f"{game_id}.jsonl", edition=edition, edition_text=edition_text, play_bots=play_bots
+        )
         if edition_text is not None:
             write_atomic(session.path.with_suffix(".toml"), edition_text)
         session.save()
@@ -270,6 +277,7 @@ class PlaySession:
         path: Path,
         edition: Edition | None = None,
         edition_text: str | None = None,
+        play_bots: bool = True,
     ) -> PlaySession:
         """A new game saved to ``path`` (at the first round's end), played up to the first person's decision.
 
@@ -287,7 +295,8 @@ class PlaySession:
         log = GameLog(seed, edition, [{"name": n, "bot": s.bot} for n, s in zip(names, seats, strict=True)])
         game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(seed)
         session = cls(game_id, state, log, agents, path, (state, 0), edition_text)
-        session.advance()
+        if play_bots:
+            session.advance()
         return session
 
     @classmethod
@@ -309,8 +318,10 @@ class PlaySession:
         return session
 
     @classmethod
-    def resume(cls, game_id: str, folder: str | Path | None = None) -> PlaySession:
+    def resume(cls, game_id: str, folder: str | Path | None = None, *, play_bots: bool = True) -> PlaySession:
         """A saved game by id, replayed from its log (with its own edition, if it had one).
+
+        A last line cut off by a crash (no line end, not a whole record) is dropped, and :attr:`note` says so.
 
         SessionError about ``game_id`` when there is no such game; a SessionError of one line, naming the
         file but not the folder, when the save cannot be read (over its size limit, not UTF-8, damaged).
@@ -320,7 +331,7 @@ class PlaySession:
             raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
         custom = path.with_suffix(".toml")
         edition_text = _read_save(game_id, custom, MAX_TEXT_BYTES) if custom.is_file() else None
-        text = _read_save(game_id, path, MAX_LOG_BYTES)
+        text, note = drop_torn_line(_read_save(game_id, path, MAX_LOG_BYTES))
         try:
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
             log = parse_log(text, edition)
@@ -329,8 +340,11 @@ class PlaySession:
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError and EditionError are ValueErrors
             raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
-        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text)
-        session.advance()
+        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text, note=note)
+        if not note:
+            session.written = list(log.lines())
+        if play_bots:
+            session.advance()
         return session
 
     # -- playing ------------------------------------------------------------------
@@ -343,8 +357,11 @@ class PlaySession:
     def is_person(self, player: int) -> bool:
         return 0 <= player < len(self.agents) and self.agents[player] is None
 
-    def advance(self) -> list[Move]:
-        """Play chance and the bots up to a person's decision or the end; saves after each round."""
+    def advance(self, on_move: Callable[[Move], None] | None = None) -> list[Move]:
+        """Play chance and the bots up to a person's decision or the end; saves after each round and at the end.
+
+        ``on_move`` hears of each bot decision as it is taken (a web page shows the bots' progress).
+        """
         moves: list[Move] = []
         while not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player)):
             state = self.state
@@ -353,19 +370,32 @@ class PlaySession:
             if mover >= 0:
                 action = str(self.log.events[-1]["action"])
                 moves.append(Move(state.game.players[mover], action, state.describe(action)))
+                if on_move is not None:
+                    on_move(moves[-1])
             self._moved(state, after)
         self.moves += moves
+        if moves:
+            self.save()
         return moves
 
     def act(self, action: str) -> list[Move]:
         """A person's decision (IllegalActionError leaves everything as it was), then the bots' turns."""
+        self.decide(action)
+        return self.advance()
+
+    def decide(self, action: str) -> None:
+        """A person's decision, on disk when this returns (IllegalActionError leaves everything as it was); no bot plays yet."""
         state = self.state
         if state.is_over() or state.is_chance() or not self.is_person(state.player):
             raise SessionError("it is nobody's turn to decide here")
         after = decide(state, self.log, action)
         self.moves = []
         self._moved(state, after)
-        return self.advance()
+        self.save()
+
+    def bots_to_play(self) -> bool:
+        """Whether chance or a bot moves next (:meth:`advance` has work to do)."""
+        return not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player))
 
     def choose(self, text: str) -> list[Move]:
         """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
@@ -391,14 +421,60 @@ class PlaySession:
         del self.log.events[count:]
         self.state = previous
         self.moves = []
+        self.save()
         return True
 
     def save(self) -> None:
-        """Write the log atomically (a failed save leaves the previous one whole)."""
-        write_atomic(self.path, self.log.text())
+        """Put the log on disk: the new lines appended and flushed to the disk when the file holds the rest,
+        else the whole log written atomically (a failed save leaves the previous one whole)."""
+        lines = list(self.log.lines())
+        old = self.written
+        if old is not None and len(old) <= len(lines) and lines[: len(old)] == old and self.path.is_file():
+            if len(old) < len(lines):
+                append_synced(self.path, "".join(line + "\n" for line in lines[len(old) :]))
+        else:
+            write_atomic(self.path, "\n".join(lines) + "\n")
+        self.written = lines
 
     def summary(self) -> GameInfo:
         return GameInfo(self.id, self.log.seed, self.log.names, self.state.round, self.state.is_over(), _now())
+
+
+def append_synced(path: Path, text: str) -> None:
+    """Append ``text`` to ``path`` and wait until it is on the disk (an answer may say it was accepted)."""
+    with open(path, "ab") as stream:
+        stream.write(text.encode("utf-8"))
+        stream.flush()
+        os.fsync(stream.fileno())
+
+
+def drop_torn_line(text: str) -> tuple[str, str]:
+    """A log's text without a last line that a crash cut off mid-write, and a note saying so ("" if none was).
+
+    Lines are written whole and end with a line end; a last line without one that is not a whole JSON
+    record was being written when the power went.
+
+    >>> drop_torn_line('{"a":1}\\n{"player":0,"act')
+    ('{"a":1}\\n', 'the last decision was being saved when the server stopped and was lost: it is yours to take again')
+    """
+    if not text or text.endswith("\n"):
+        return text, ""
+    head, _, last = text.rpartition("\n")
+    try:
+        loads_json(last)
+    except ValueError:
+        note = "the last decision was being saved when the server stopped and was lost: it is yours to take again"
+        return (head + "\n" if head else ""), note
+    return text + "\n", ""
+
+
+def delete_game(game_id: str, folder: str | Path | None = None) -> None:
+    """Remove a saved game (its log and its edition file); SessionError about ``game_id`` if there is none."""
+    path = games_dir(folder) / f"{game_id}.jsonl"
+    if not GAME_ID.match(game_id) or not path.is_file():
+        raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
+    path.unlink()
+    path.with_suffix(".toml").unlink(missing_ok=True)
 
 
 # --------------------------------------------------------------------------- choices
@@ -556,6 +632,8 @@ __all__ = [
     "check_player_count",
     "check_seed",
     "data_dir",
+    "delete_game",
+    "drop_torn_line",
     "explain_choices",
     "games_dir",
     "history_path",

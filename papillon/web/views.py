@@ -40,15 +40,26 @@ class Pages:
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
 
-def error_page(status: int, message: str) -> str:
-    """The one error page: the message, a way home, never a traceback."""
-    titles = {400: "That did not work", 403: "Not allowed", 404: "Not found", 405: "Not allowed", 413: "Too large"}
+def error_page(status: int, message: str, *, back: str = "/") -> str:
+    """The one error page: the message, a way back to the page it came from and home, never a traceback."""
+    titles = {
+        400: "That did not work",
+        403: "Not allowed",
+        404: "Not found",
+        405: "Not allowed",
+        409: "Not now",
+        413: "Too large",
+        421: "Wrong address",
+        503: "Cannot save",
+        507: "Disk full",
+    }
     title = titles.get(status, "Something went wrong")
+    again = f'<a class="button primary" href="{escape(back)}">Back to the page</a> ' if back != "/" else ""
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<title>{title} · papillon</title><link rel="stylesheet" href="/static/style.css"></head>'
         f'<body><main class="error"><h1>{title}</h1><p role="alert">{escape(message)}</p>'
-        '<p><a class="button" href="/">Back to the start</a></p></main></body></html>'
+        f'<p>{again}<a class="button" href="/">Back to the start</a></p></main></body></html>'
     )
 
 
