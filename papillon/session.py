@@ -429,9 +429,15 @@ class PlaySession:
         else the whole log written atomically (a failed save leaves the previous one whole)."""
         lines = list(self.log.lines())
         old = self.written
-        if old is not None and len(old) <= len(lines) and lines[: len(old)] == old and self.path.is_file():
+        appendable = old is not None and len(old) <= len(lines) and lines[: len(old)] == old and self.path.is_file()
+        if appendable and self.log.end is None:  # the end is written whole, once: a failed end save leaves the rounds'
+            assert old is not None
             if len(old) < len(lines):
-                append_synced(self.path, "".join(line + "\n" for line in lines[len(old) :]))
+                try:
+                    append_synced(self.path, "".join(line + "\n" for line in lines[len(old) :]))
+                except OSError:
+                    self.written = None  # a part may be on disk: the next save writes the whole log again
+                    raise
         else:
             write_atomic(self.path, "\n".join(lines) + "\n")
         self.written = lines
