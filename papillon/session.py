@@ -341,7 +341,9 @@ class PlaySession:
         except ValueError as error:  # GameLogError and EditionError are ValueErrors
             raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
         session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text, note=note)
-        if not note:
+        if note:
+            session.save()  # the file whole again, without the torn line
+        else:
             session.written = list(log.lines())
         if play_bots:
             session.advance()

@@ -185,7 +185,7 @@ def test_a_save_over_the_size_limit_is_left_off_the_list_and_says_why(client: Te
     game_id = game.rsplit("/", 1)[1]
     with open(tmp_path / "games" / f"{game_id}.jsonl", "r+b") as save:
         save.truncate(MAX_LOG_BYTES + 1)  # sparse: its good header stays, zeros follow
-    again = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)  # a new server: nothing in memory
+    again = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
     assert game_id not in again.get("/").text
     r = again.get(game)
     assert r.status_code == 404 and "Traceback" not in r.text
