@@ -403,8 +403,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
         room = await papillon.room(request.path_params["game_id"])
         form = await _form(request)
         action = _text(form, "action")[:40]
-        if not await room.settle(BOT_WAIT_SECONDS):
-            return RedirectResponse(f"/games/{room.session.id}", status_code=303)  # the page shows the bots at work
+        if not await room.settle(BOT_WAIT_SECONDS):  # a click from a page shown before: never taken as if it were
+            raise HTTPException(409, "The bots are still playing: your choice was not taken. Their turns show on the game's page.")
         if papillon.bots.full():
             raise HTTPException(503, workers.BUSY)
 
