@@ -256,13 +256,101 @@ def bots(seconds: float) -> bool:
     return p95 < 0.1
 
 
+def _rss_mb(pid: int) -> float:
+    """The resident memory of a process and its children, in MB (from /proc)."""
+    total = 0
+    pids = [pid]
+    try:
+        pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pass
+    for each in pids:
+        try:
+            for line in Path(f"/proc/{each}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+        except OSError:
+            pass
+    return total / 1024
+
+
+def photos(count: int = 4, megapixels: int = 48) -> bool:
+    """``count`` photos of ``megapixels`` uploaded at once to a real ``papillon serve``: its memory before, at the peak, after.
+
+    The photo is a synthetic photo of a filled sheet (tests/photos/synth.py, seed 3, 12 MP) scaled up
+    to 48 MP, JPEG quality 85.  Goal (issue 19): the server and its workers under 700 MB, near idle after.
+    """
+    import io
+    import os
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
+
+    from PIL import Image
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from photos.synth import synthetic_photo
+
+    small = Image.open(io.BytesIO(synthetic_photo(3, megapixels=(12.0, 12.0)).jpeg))
+    scale = (megapixels * 1e6 / (small.width * small.height)) ** 0.5
+    big = small.resize((round(small.width * scale), round(small.height * scale)), Image.Resampling.BICUBIC)
+    out = io.BytesIO()
+    big.save(out, format="JPEG", quality=85)
+    jpeg = out.getvalue()
+    size = big.size
+    del big, small
+    folder = tempfile.mkdtemp()
+    port = _free_port()
+    env = os.environ | {"PAPILLON_DATA_DIR": folder}
+    command = [sys.executable, "-m", "papillon", "serve", "--port", str(port)]
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    base = f"http://127.0.0.1:{port}"
+    peak = 0.0
+    try:
+        while True:
+            try:
+                httpx.get(base + "/favicon.ico", timeout=1)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+
+        def upload(_: int) -> int:
+            with httpx.Client(base_url=base, timeout=300) as c:
+                c.get("/")
+                r = c.post("/score/photo", data={"csrf": _csrf(c.cookies)}, files={"photo": ("sheet.jpg", jpeg, "image/jpeg")})
+                return r.status_code
+
+        warm = upload(0)  # the scanner's modules loaded once, as on a server that has read a photo
+        idle = _rss_mb(server.pid)
+        started = time.monotonic()
+        with ThreadPoolExecutor(count) as pool:
+            futures = [pool.submit(upload, i) for i in range(count)]
+            while not all(f.done() for f in futures):
+                peak = max(peak, _rss_mb(server.pid))
+                time.sleep(0.05)
+            results = [f.result() for f in futures]
+        elapsed = time.monotonic() - started
+        time.sleep(2)
+        after = _rss_mb(server.pid)
+    finally:
+        server.kill()
+        server.wait()
+    print(
+        f"{count} photos of {size[0]}x{size[1]} ({len(jpeg) / 1e6:.1f} MB JPEG) at once: answers {results} (warm-up {warm}) "
+        f"in {elapsed:.1f} s; server RSS idle {idle:.0f} MB, peak {peak:.0f} MB, 2 s after {after:.0f} MB (goal: peak < 700 MB)"
+    )
+    return peak < 700
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--speed", action="store_true", help="only the page and click speed")
     parser.add_argument("--bots", action="store_true", help="only: six search bots play while another client loads pages")
+    parser.add_argument("--photos", action="store_true", help="only: four 48 MP photos uploaded at once, the server's memory")
     args = parser.parse_args()
+    if args.photos:
+        return 0 if photos() else 1
     if args.bots:
         return 0 if bots(args.seconds) else 1
     speed()

@@ -360,3 +360,27 @@ def test_the_bots_play_off_the_event_loop_and_the_page_shows_them(tmp_path: Path
             break
         threading.Event().wait(0.05)
     assert _choices(c.get(game).text)
+
+
+# --------------------------------------------------------------------------- memory bounded
+
+
+def test_a_photo_is_reduced_to_the_scanners_size_before_it_is_read() -> None:
+    import io
+
+    from PIL import Image
+
+    from papillon.web import photos
+
+    def encoded(size: tuple[int, int], kind: str) -> bytes:
+        out = io.BytesIO()
+        Image.new("RGB", size, (200, 180, 160)).save(out, format=kind)
+        return out.getvalue()
+
+    small = encoded((1600, 1200), "JPEG")
+    assert photos.reduced(small) is small  # small enough: not decoded at all
+    for kind, size in (("JPEG", (8000, 6000)), ("PNG", (6100, 4000)), ("JPEG", (3001, 10))):
+        with Image.open(io.BytesIO(photos.reduced(encoded(size, kind)))) as out:
+            assert max(out.size) <= photos.WORK_SIDE_PX and max(out.size) >= photos.WORK_SIDE_PX * 0.9, (kind, size, out.size)
+            assert abs(out.size[0] / out.size[1] - size[0] / size[1]) < 0.05 or min(out.size) <= 10
+    assert photos.DECODING._value == 2  # type: ignore[attr-defined]  # two photos at once, a third waits

@@ -210,6 +210,13 @@ def _player(form: FormData, *, required: bool = False) -> str:
 
 def _read_photo(data: bytes) -> tuple[SheetEntry, str]:
     """Run the scanner on the photo, reduced to the size it works at; the entry and the rectified sheet with the readings drawn."""
+    try:
+        return _scan(data)
+    finally:
+        photos.give_back_memory()
+
+
+def _scan(data: bytes) -> tuple[SheetEntry, str]:
     from papillon.scan import ScanReviewError, read_photo
 
     with photos.DECODING, tempfile.TemporaryDirectory(prefix="papillon-photo-") as folder:  # at most two photos at once
