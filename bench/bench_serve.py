@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import re
 import socket
 import statistics
@@ -260,10 +261,8 @@ def _rss_mb(pid: int) -> float:
     """The resident memory of a process and its children, in MB (from /proc)."""
     total = 0
     pids = [pid]
-    try:
+    with contextlib.suppress(OSError):
         pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
-    except OSError:
-        pass
     for each in pids:
         try:
             for line in Path(f"/proc/{each}/status").read_text().splitlines():
