@@ -81,9 +81,10 @@ def test_a_large_request_is_refused(client: TestClient) -> None:
 
 def test_bad_new_game_inputs_are_one_clear_message(client: TestClient) -> None:
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "12x", "seat1": "human"})
-    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;12x&#x27;" in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#39;12x&#39;" in r.text
+    assert 'value="12x"' in r.text and '<option value="human" selected>' in r.text  # the form comes back as it was
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "1000000000000", "seat1": "human"})
-    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;1000000000000&#x27;" in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#39;1000000000000&#39;" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "none"})
     assert r.status_code == 400 and "a game has 1 to 6 players, got 0" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "human", "name1": "Al", "seat2": "human", "name2": "Al"})

@@ -192,10 +192,13 @@ def test_a_refused_form_keeps_its_values_and_links_back(tmp_path: Path) -> None:
     assert r.status_code == 400 and ">Ann, Ann</textarea>" in r.text
     r = c.post("/score/new", data={"csrf": _csrf(c), "notation": "not a garden"})
     assert r.status_code == 400 and ">not a garden</textarea>" in r.text
-    bad = c.post("/games", data={"csrf": _csrf(c), "seed": "x"}, headers={"referer": f"{LOCAL}/?from=here"})
-    assert bad.status_code == 400 and 'href="/?from=here">Back to the page</a>' in bad.text
-    elsewhere = c.post("/games", data={"csrf": _csrf(c), "seed": "x"}, headers={"referer": "http://evil.example/x"})
-    assert "Back to the page" not in elsewhere.text
+    r = c.post("/games", data={"csrf": _csrf(c), "seed": "x", "seat1": "human", "name1": "Zoë", "seat2": "search"})
+    assert r.status_code == 400 and 'value="x"' in r.text and 'value="Zoë"' in r.text and '<option value="search" selected>' in r.text
+    sheet = c.post("/score/new", data={"csrf": _csrf(c)}, follow_redirects=False).headers["location"]
+    bad = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": f"{LOCAL}{sheet}?plot=C3"})
+    assert bad.status_code == 400 and f'href="{sheet}?plot=C3">Back to the page</a>' in bad.text
+    elsewhere = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": "http://evil.example/x"})
+    assert elsewhere.status_code == 400 and "Back to the page" not in elsewhere.text
 
 
 def test_a_pasted_garden_names_its_player(tmp_path: Path) -> None:

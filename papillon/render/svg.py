@@ -549,20 +549,35 @@ def _card(card: Card, number: int, palette: Palette, action: str | None, label: 
     cx, cy = w / 2, 31.0
     if card.centre == "stamp" and card.colour:
         icons.flower(pen, cx, cy, 11.0, card.colour)
-        words = f"stamp {card.colour}"
     elif card.centre == "move":
         icons.butterfly(pen, cx, cy, 9.0)
-        words = "move a butterfly"
     else:
         icons.grass(pen, Rect(cx - 13, cy - 9, 14, 14))
         icons.butterfly(pen, cx + 7, cy, 6.5)
-        words = "fields & move"
+    words, corner = card_words(card)
     pen.text_at(cx, h - 5.5, words, size_pt=9.5, align="centre", bold=True)
     _corner_icon(pen, card.corner, 7.5, 7.5, 4.5)
-    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {words}, corner: {_CORNER_WORDS[card.corner]}", action=action)
+    return _picture(pen, (0, 0, w, h), label=label or f"card {number}: {words}, corner: {corner}", action=action)
 
 
 _CORNER_WORDS = {"feature": "add a feature", "brick": "place brick edging", "fill": "fill a space"}
+
+
+def card_words(card: Card) -> tuple[str, str]:
+    """A card's centre and corner in words (``stamp red``, ``place brick edging``): printed beside its picture."""
+    if card.centre == "stamp" and card.colour:
+        words = f"stamp {card.colour}"
+    elif card.centre == "move":
+        words = "move a butterfly"
+    else:
+        words = "fields & move"
+    return words, _CORNER_WORDS[card.corner]
+
+
+def die_words(face: DieFace) -> str:
+    """A die face in words: ``2 caterpillars + bramble``."""
+    count = face.caterpillars
+    return f"{count} caterpillar{'s' if count != 1 else ''}" + (f" + {face.extra}" if face.extra else "")
 
 
 def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> None:
@@ -570,8 +585,12 @@ def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> No
     pen.fill(WHITE)
     pen.stroke(pal.ink, 0.35)
     pen.circle(cx, cy, r, fill=True)
-    if corner == "feature":
-        icons.occupant(pen, "gz", cx, cy, r * 0.75)
+    if corner == "feature":  # any feature tile, so no one feature's picture: a blank tile with a plus
+        side = r * 0.6
+        pen.rect(Rect(cx - side, cy - side, 2 * side, 2 * side), radius_mm=r * 0.12, stroke=True)
+        pen.stroke(pal.ink, 0.5)
+        pen.line(cx - side * 0.55, cy, cx + side * 0.55, cy)
+        pen.line(cx, cy - side * 0.55, cx, cy + side * 0.55)
     elif corner == "brick":
         icons.brick(pen, Segment(cx - r * 0.6, cy, cx + r * 0.6, cy), thickness_mm=r * 0.5)
     else:
@@ -616,8 +635,7 @@ def _die(face: DieFace, number: int, palette: Palette, label: str) -> str:
             icons.bramble(pen, Rect(size / 2 - 6, y - 6, 12, 12))
     if not count and not face.extra:
         pen.text_at(size / 2, size / 2 + 2, "–", size_pt=20, align="centre")
-    words = f"{count} caterpillar{'s' if count != 1 else ''}" + (f" + {face.extra}" if face.extra else "")
-    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {words}", action=None)
+    return _picture(pen, (0, 0, size, size), label=label or f"die {number}: {die_words(face)}", action=None)
 
 
 def tile_svg(feature: Feature, *, palette: Palette = COLOUR, action: str | None = None) -> str:

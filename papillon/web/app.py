@@ -338,15 +338,24 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     papillon = Papillon(folder=folder, token=token, base_url=base_url, loopback=loopback)
     pages = views.Pages(_templates(), papillon_token=token)
 
+    def home_page(request: Request, *, error: str = "", values: dict[str, str] | None = None, status: int = 200) -> Response:
+        page = pages.render(
+            request, "home.html", games=list_games(papillon.folder)[:30], bots=sorted(BOTS), error=error, values=values or {}
+        )
+        page.status_code = status
+        return page
+
     async def home(request: Request) -> Response:
-        return pages.render(request, "home.html", games=list_games(papillon.folder)[:30], bots=sorted(BOTS))
+        return home_page(request)
 
     async def new_game(request: Request) -> Response:
         form = await _form(request)
+        fields = ["seed", *(f"{kind}{i}" for i in range(1, 7) for kind in ("seat", "name"))]
+        values = {name: _text(form, name)[:MAX_NAME] for name in fields if _text(form, name)}
         try:
             seed = parse_seed(_text(form, "seed"))
         except SessionError as error:
-            raise HTTPException(400, str(error)) from None
+            return home_page(request, error=str(error), values=values, status=400)  # the form comes back as it was
         seats = []
         for i in range(1, 7):
             kind = _text(form, f"seat{i}", "none")
@@ -362,7 +371,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             try:
                 edition_text = data.decode("utf-8")
             except UnicodeDecodeError:
-                raise HTTPException(400, "The edition file is not UTF-8 text.") from None
+                return home_page(request, error="The edition file is not UTF-8 text.", values=values, status=400)
         if papillon.bots.full():
             raise HTTPException(503, workers.BUSY)
         try:
@@ -372,7 +381,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
                 )
             )
         except PapillonError as error:
-            raise HTTPException(400, str(error)) from None
+            return home_page(request, error=str(error), values=values, status=400)
         room = papillon.add_room(session)
         await room.settle(BOT_WAIT_SECONDS)
         return RedirectResponse(f"/games/{session.id}", status_code=303)

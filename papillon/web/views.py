@@ -11,7 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from papillon.engine.state import GameState
-from papillon.render.svg import FillMarks, card_svg, die_svg, fill_svg, garden_svg, qr_svg, tile_svg
+from papillon.render.svg import FillMarks, card_svg, card_words, die_svg, die_words, fill_svg, garden_svg, qr_svg, tile_svg
 from papillon.report import Line
 from papillon.report import lines as report_lines
 from papillon.score import ScoreCard
@@ -170,6 +170,8 @@ def table_view(table: Table, *, watch_url: str, loopback: bool) -> dict[str, Any
         "now": now,
         "cards": [card_svg(c, number=i + 1) for i, c in enumerate(now.cards)],
         "dice": [die_svg(d, number=i + 1) for i, d in enumerate(now.dice)],
+        "card_words": [card_words(c) for c in now.cards],
+        "die_words": [die_words(d) for d in now.dice],
         "display": [tile_svg(f) for f in table.display],
         "rounds": table.edition.rules.rounds,
         "bonus_rounds": table.edition.rules.bonus_rounds,
