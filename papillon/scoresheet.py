@@ -118,8 +118,12 @@ class SheetEntry:
         doubts = []
         for reading in result.review:
             second, p2 = reading.runner_up
-            runner = "nothing else" if second == "none" else f"{second} ({p2:.0%})"
-            doubts.append(Doubt(reading.item, f"read {reading.value} ({reading.confidence:.0%}), else {runner}"))
+            read = f"read {reading.value} ({reading.confidence:.0%})"
+            if second == "none":  # the runner-up is that nothing is there: "else nothing else" said it twice
+                words = f"{read}, or perhaps nothing there"
+            else:
+                words = f"{read}, else {second} ({p2:.0%})"
+            doubts.append(Doubt(reading.item, words))
         for plot in result.fields_unknown:
             doubts.append(Doubt(f"field {plot_name(plot)}", "a field: what is in it? (a drawing cannot be read)"))
         return cls(result.garden, "photo", tuple(doubts), edition or standard_edition())

@@ -387,3 +387,45 @@ def test_a_photo_is_reduced_to_the_scanners_size_before_it_is_read() -> None:
             assert max(out.size) <= photos.WORK_SIDE_PX and max(out.size) >= photos.WORK_SIDE_PX * 0.9, (kind, size, out.size)
             assert abs(out.size[0] / out.size[1] - size[0] / size[1]) < 0.05 or min(out.size) <= 10
     assert photos.DECODING._value == 2  # type: ignore[attr-defined]  # two photos at once, a third waits
+
+
+# --------------------------------------------------------------------------- the smaller items
+
+
+def test_choosing_a_pair_that_adds_a_feature_says_what_each_tile_scores(tmp_path: Path) -> None:
+    from papillon.engine.text import feature_text
+    from papillon.session import PlaySession
+
+    c = _client(tmp_path)
+    game = _new_game(c)
+    c.post(f"{game}/act", data={"csrf": _csrf(c), "action": "start D2"})
+    page = c.get(game).text
+    assert _choices(page) == ["pair 1", "pair 2", "pair 3"]  # seed 11: every card's corner adds a feature
+    state = PlaySession.resume(game.rsplit("/", 1)[1], tmp_path).state
+    words = [feature_text(state.edition.features[code], state.edition) for code in state.display]
+    listed = re.findall(r'<ul class="tile-words">(.*?)</ul>', page, re.DOTALL)
+    assert listed and re.findall(r"<li>(.*?)</li>", listed[0]) == [w.replace("'", "&#39;").replace("&", "&amp;") for w in words]
+
+
+def test_one_point_is_one_point_and_round_0_is_the_start(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    game = _new_game(c)
+    page = c.get(game).text
+    assert "Round 0" not in page and "round 0" not in page and "choosing the starting fields" in page
+    sheet = c.post("/score/new", data={"csrf": _csrf(c)}, follow_redirects=False).headers["location"]
+    c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set A3 R"})  # one flower alone: 1 point
+    assert "<title>Sheet 1 point · papillon</title>" in c.get(sheet).text
+
+
+def test_a_doubt_whose_runner_up_is_nothing_says_so_once() -> None:
+    from types import SimpleNamespace
+
+    from papillon.garden import Garden
+    from papillon.scoresheet import SheetEntry
+
+    readings = [
+        SimpleNamespace(item="edge B2-B3", value="brick", confidence=0.6, runner_up=("none", 0.4)),
+        SimpleNamespace(item="C3", value="R", confidence=0.55, runner_up=("B", 0.45)),
+    ]
+    entry = SheetEntry.from_scan(SimpleNamespace(review=readings, fields_unknown=(), garden=Garden.empty()))  # type: ignore[arg-type]
+    assert [d.words for d in entry.doubts] == ["read brick (60%), or perhaps nothing there", "read R (55%), else B (45%)"]

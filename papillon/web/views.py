@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from papillon.engine.state import GameState
+from papillon.engine.text import feature_text
 from papillon.render.svg import FillMarks, card_svg, card_words, die_svg, die_words, fill_svg, garden_svg, qr_svg, tile_svg
 from papillon.report import Line
 from papillon.report import lines as report_lines
@@ -96,6 +97,9 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
             {"card": card_svg(card, number=i + 1), "die": die, "action": action if action in pair_actions else None, "chosen": chosen}
         )
     display = [tile_svg(edition.features[code], action=f"feature {code}" if f"feature {code}" in legal else None) for code in state.display]
+    # Choosing a pair whose card adds a feature is choosing among the tiles too: say what each scores then.
+    feature_pair = any(card.corner == "feature" and f"pair {i + 1}" in pair_actions for i, card in enumerate(cards))
+    tile_words = [feature_text(edition.features[code], edition) for code in state.display] if feature_pair else []
     choices = [Choice(i + 1, a, state.describe(a), a.split(" ")[0] in SHEET_VERBS) for i, a in enumerate(legal)]
     others = []
     for i, name in enumerate(state.game.players):
@@ -114,6 +118,7 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
         "prompt": state.prompt(),
         "offer": offer,
         "display": display,
+        "tile_words": tile_words,
         "choices": choices,
         "sheet_choices": sum(1 for c in choices if c.on_sheet),
         "fill_open": any(a.startswith("fill ") for a in legal),

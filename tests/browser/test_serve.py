@@ -160,3 +160,20 @@ def test_a_night_asks_before_replacing_a_sheet(server: Any, phone: Any, browser:
     assert "Replace Ann's sheet?" in phone.locator("h1").inner_text()
     assert "already has a sheet tonight with <strong>0 points</strong>" in phone.content()
     phone.screenshot(path=str(SHOTS / "replace-phone.png"), full_page=True)
+
+
+def test_a_number_key_never_takes_a_folded_choice_unseen(server: Any, phone: Any) -> None:
+    phone.goto(server.url + "/")
+    phone.fill("form.new-game input[name=seed]", "11")
+    with phone.expect_navigation():
+        phone.locator("form.new-game button[type=submit]").click()
+    game = phone.url
+    folded = phone.locator("details.sheet-list")
+    assert folded.get_attribute("open") is None  # the starting fields are choices on the sheet, listed folded
+    phone.keyboard.press("2")
+    phone.wait_for_timeout(1200)  # past the pause for a second digit
+    assert phone.url == game and folded.get_attribute("open") is not None
+    assert phone.evaluate("document.activeElement.value") == "start D2"
+    with phone.expect_navigation():
+        phone.keyboard.press("Enter")
+    assert "start D2" not in [b.get_attribute("value") for b in phone.locator("button[name=action]").all()]

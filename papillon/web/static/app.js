@@ -30,12 +30,51 @@ document.addEventListener("keydown", (event) => {
     send(focused.dataset.action);
     return;
   }
+  if (/^[0-9]$/.test(event.key)) {
+    event.preventDefault();
+    typeNumber(event.key);
+    return;
+  }
   const button = document.querySelector(`[data-key="${CSS.escape(event.key)}"]`);
   if (button) {
     event.preventDefault();
-    button.click();
+    take(button);
   }
 });
+
+// Choices are numbered past 9: digits typed in a row make one number ("2" then "4" is choice 24). A number
+// that no longer one starts with is taken at once; otherwise after a short pause.
+let typed = "";
+let typedTimer = null;
+
+function typeNumber(digit) {
+  typed += digit;
+  clearTimeout(typedTimer);
+  const exact = document.querySelector(`[data-key="${typed}"]`);
+  const longer = document.querySelector(`[data-key^="${typed}"]:not([data-key="${typed}"])`);
+  if (!longer) {
+    typed = "";
+    if (exact) take(exact);
+    return;
+  }
+  typedTimer = setTimeout(() => {
+    const chosen = document.querySelector(`[data-key="${typed}"]`);
+    typed = "";
+    if (chosen) take(chosen);
+  }, 900);
+}
+
+// A choice folded away (the list of choices on the sheet) is shown and focused first, never taken unseen.
+function take(button) {
+  const folded = button.closest("details:not([open])");
+  if (folded) {
+    folded.open = true;
+    button.focus();
+    button.scrollIntoView({ block: "center" });
+    return;
+  }
+  button.click();
+}
 
 // A watch page follows its table: it asks for the table's version and reloads when it changes.
 const watch = document.getElementById("watch");
