@@ -119,10 +119,8 @@ class SheetEntry:
         for reading in result.review:
             second, p2 = reading.runner_up
             read = f"read {reading.value} ({reading.confidence:.0%})"
-            if second == "none":  # the runner-up is that nothing is there: "else nothing else" said it twice
-                words = f"{read}, or perhaps nothing there"
-            else:
-                words = f"{read}, else {second} ({p2:.0%})"
+            # When the runner-up is that nothing is there, "else nothing else" said it twice.
+            words = f"{read}, or perhaps nothing there" if second == "none" else f"{read}, else {second} ({p2:.0%})"
             doubts.append(Doubt(reading.item, words))
         for plot in result.fields_unknown:
             doubts.append(Doubt(f"field {plot_name(plot)}", "a field: what is in it? (a drawing cannot be read)"))
