@@ -223,8 +223,8 @@ def _svg(view: tuple[float, float, float, float], body: str, *, label: str, css_
 
 def _hit(shape: str, *, id: str, label: str, action: str | None, extra: str = "") -> str:
     """A hit shape (an element's markup without its closing ``/>``) with its id, name and, for a target, its action."""
-    if action is None:
-        return f'{shape} id="{id}" class="hit area{extra}" aria-label="{escape(label)}"/>'
+    if action is None:  # role="img": a name on a shape without a role is not read out (screen readers skipped the plots)
+        return f'{shape} id="{id}" class="hit area{extra}" role="img" aria-label="{escape(label)}"/>'
     return (
         f'{shape} id="{id}" class="hit area target{extra}" role="button" tabindex="0" '
         f'data-action="{escape(action)}" aria-label="{escape(label)}"/>'

@@ -177,3 +177,16 @@ def test_a_number_key_never_takes_a_folded_choice_unseen(server: Any, phone: Any
     with phone.expect_navigation():
         phone.keyboard.press("Enter")
     assert "start D2" not in [b.get_attribute("value") for b in phone.locator("button[name=action]").all()]
+
+
+def test_a_screen_reader_is_told_what_each_plot_holds(server: Any, phone: Any) -> None:
+    phone.goto(server.url + "/")
+    phone.fill("form.new-game input[name=seed]", "11")
+    with phone.expect_navigation():
+        phone.locator("form.new-game button[type=submit]").click()
+    with phone.expect_navigation():
+        phone.locator("#plot-D2").click()  # the starting field is chosen on the sheet
+    # Choosing a pair: no plot is a target, and each is still named in the accessibility tree.
+    plots = phone.get_by_role("img", name=re.compile(r"^plot [A-E][1-5]"))
+    assert plots.count() == 25
+    assert re.search(r"field", phone.get_by_role("img", name=re.compile(r"^plot D2")).get_attribute("aria-label") or "")
