@@ -190,3 +190,20 @@ def test_a_screen_reader_is_told_what_each_plot_holds(server: Any, phone: Any) -
     plots = phone.get_by_role("img", name=re.compile(r"^plot [A-E][1-5]"))
     assert plots.count() == 25
     assert re.search(r"field", phone.get_by_role("img", name=re.compile(r"^plot D2")).get_attribute("aria-label") or "")
+
+
+def test_back_leaves_a_game_in_one_press(server: Any, phone: Any) -> None:
+    phone.goto(server.url + "/")
+    phone.fill("form.new-game input[name=seed]", "11")
+    with phone.expect_navigation():
+        phone.locator("form.new-game button[type=submit]").click()
+    game = phone.url
+    depth = phone.evaluate("history.length")
+    with phone.expect_navigation():
+        phone.locator("#plot-D2").click()
+    for _ in range(3):
+        with phone.expect_navigation():
+            phone.locator("button[name=action]").first.click()
+    assert phone.evaluate("history.length") == depth and phone.url.startswith(game)
+    phone.go_back()
+    assert phone.url == server.url + "/"  # the home page the game was started from

@@ -10,8 +10,39 @@ function send(action) {
   field.name = "action";
   field.value = action;
   form.appendChild(field);
-  form.submit();
+  post(form, null);
 }
+
+// A game's clicks replace the page instead of adding to the history: Back leaves the game in one press,
+// not one press per click. Without fetch (or on a network error) the form is sent the ordinary way.
+function post(form, submitter) {
+  if (!form.matches("[data-replace]") || !window.fetch) {
+    form.submit();
+    return;
+  }
+  const data = new FormData(form);
+  if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+  // getAttribute: form.action would be the field named "action"
+  fetch(form.getAttribute("action"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
+    .then(async (response) => {
+      if (response.ok) {
+        location.replace(response.url);
+        return;
+      }
+      const page = await response.text(); // the error page, with its words and its links
+      document.open();
+      document.write(page);
+      document.close();
+    })
+    .catch(() => form.submit());
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.matches("form[data-replace]")) return;
+  event.preventDefault();
+  post(form, event.submitter);
+});
 
 document.addEventListener("click", (event) => {
   const target = event.target.closest("svg .target[data-action], svg.target[data-action]");
