@@ -37,10 +37,10 @@ from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import EntryError, SessionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, Edge, Plot, parse_edge, parse_plot, plot_name
+from papillon.names import check_name
 from papillon.notation import format_garden
 from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
-from papillon.session import check_name
 
 if TYPE_CHECKING:
     from papillon.scan import ScanResult
@@ -254,7 +254,7 @@ class Night:
     def new(cls, names: list[str]) -> Night:
         """A night of the named players (blank ones are skipped); EntryError for a bad or repeated name, or too many players.
 
-        Each name passes :func:`papillon.session.check_name`, the one name rule of every front end.
+        Each name passes :func:`papillon.names.check_name`, the one name rule of every front end.
         """
         given = [name for name in names if name.strip()]
         if not 1 <= len(given) <= MAX_NIGHT_PLAYERS:

@@ -34,96 +34,26 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from papillon.datafolder import data_dir, games_dir, history_path
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.bots import BOTS, Bot, make_bot
 from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
-from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
+from papillon.names import check_name, check_names
 from papillon.notation import player_name
 from papillon.report import Standing, rank
+from papillon.seeds import MAX_SEED, check_seed, parse_seed, random_seed
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
 
 
-MAX_SEED = 10**12 - 1
-"""The largest seed a game takes (twelve digits: a game id holds it)."""
-
-
-def check_seed(seed: int) -> int:
-    """The seed, if a game (or a table, :class:`papillon.table.Table`) can take it; SessionError (about ``seed``) if not.
-
-    >>> check_seed(10**50)
-    Traceback (most recent call last):
-    ...
-    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not a number of more than 40 digits
-    """
-    if not 0 <= seed <= MAX_SEED:
-        # str() of an int past 4,300 digits is itself an error, and a long one would flood the one line.
-        shown = str(seed) if abs(seed) < 10**QUOTE_MAX else f"a number of more than {QUOTE_MAX} digits"
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {shown}", parameter="seed")
-    return seed
-
-
-def random_seed() -> int:
-    """A seed for a game or a table that was given none (nine digits: easy to read out and type again)."""
-    return secrets.randbelow(10**9)
-
-
-def parse_seed(text: str) -> int | None:
-    """A seed as a person typed it: None for nothing (a random deal), else :func:`check_seed`'s.
-
-    >>> parse_seed(" 42 "), parse_seed("")
-    (42, None)
-    >>> parse_seed("12x")
-    Traceback (most recent call last):
-    ...
-    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not '12x'
-    """
-    text = text.strip()
-    if not text:
-        return None
-    if not (text.isascii() and text.isdigit()):
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
-    if len(text) > len(str(MAX_SEED)):  # no int() of a pasted page of digits
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
-    return check_seed(int(text))
-
-
-def data_dir() -> Path:
-    """The user's papillon data folder: $PAPILLON_DATA_DIR, else the XDG data dir."""
-    if os.environ.get("PAPILLON_DATA_DIR"):
-        return Path(os.environ["PAPILLON_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "papillon"
-
-
 def new_game_id(seed: int) -> str:
     """A fresh game id: the seed and 8 random hex digits (a history records each game once by it)."""
     return f"{seed}-{secrets.token_hex(4)}"
-
-
-def check_name(text: str) -> str:
-    """A person's name, trimmed; SessionError (one line) if it cannot be one.
-
-    The one check every front end uses: printable, no ``#`` (a ``.garden`` file reads the rest as a
-    comment), 1 to 60 characters (:func:`papillon.notation.player_name`).
-    """
-    try:
-        return player_name(text)
-    except ValueError as error:
-        raise SessionError(str(error)) from None
-
-
-def check_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Every player's name checked by :func:`check_name`, and all different."""
-    checked = tuple(check_name(name) for name in names)
-    if len(set(checked)) != len(checked):
-        raise SessionError("each player needs a different name")
-    return checked
 
 
 def check_player_count(count: int, edition: Edition) -> int:
@@ -173,10 +103,6 @@ def _read_save(game_id: str, path: Path, limit: int) -> str:
         raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: not UTF-8 text") from None
-
-
-def games_dir(folder: str | Path | None = None) -> Path:
-    return Path(folder) / "games" if folder is not None else data_dir() / "games"
 
 
 @dataclass(frozen=True)
@@ -603,11 +529,6 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
 # --------------------------------------------------------------------------- the history
 
 
-def history_path(folder: str | Path | None = None) -> Path:
-    """The score history (:mod:`papillon.history`) of a data folder (default: the user's)."""
-    return (Path(folder) if folder is not None else data_dir()) / HISTORY_FILE
-
-
 def personal_best(player: str, folder: str | Path | None = None) -> int | None:
     return History(history_path(folder)).personal_best(player)
 
@@ -627,6 +548,7 @@ def record_results(session: PlaySession, folder: str | Path | None = None) -> li
 
 
 __all__ = [
+    "MAX_SEED",
     "Choice",
     "GameInfo",
     "Move",

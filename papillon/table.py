@@ -22,7 +22,7 @@ from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
 from papillon.engine.bots import RandomBot
 from papillon.engine.log import GameLog, step
 from papillon.engine.state import GameState, new_game
-from papillon.session import check_seed, random_seed
+from papillon.seeds import check_seed, random_seed
 
 
 @dataclass(frozen=True)

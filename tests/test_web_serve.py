@@ -429,3 +429,25 @@ def test_a_doubt_whose_runner_up_is_nothing_says_so_once() -> None:
     ]
     entry = SheetEntry.from_scan(SimpleNamespace(review=readings, fields_unknown=(), garden=Garden.empty()))  # type: ignore[arg-type]
     assert [d.words for d in entry.doubts] == ["read brick (60%), or perhaps nothing there", "read R (55%), else B (45%)"]
+
+
+def test_the_data_folder_rule_is_one_for_games_history_and_the_server() -> None:
+    from papillon import datafolder, history, session
+
+    assert datafolder.HISTORY_FILE == history.FILE_NAME
+    assert session.data_dir is datafolder.data_dir and session.check_name.__module__ == "papillon.names"
+    assert session.check_seed.__module__ == "papillon.seeds"
+
+
+def test_serve_with_a_data_folder_it_cannot_use_says_so_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from papillon.cli import main
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("PAPILLON_DATA_DIR", str(blocked / "papillon"))
+    result = CliRunner().invoke(main, ["serve", "--port", "8765"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "the server's store (serve.sqlite3) cannot be opened: Not a directory" in result.output
+    assert str(tmp_path) not in result.output

@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -30,6 +30,7 @@ from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
+from papillon.names import check_name
 from papillon.notation import MAX_NAME
 from papillon.render.svg import cell_words, garden_svg, qr_svg
 from papillon.score import CATEGORIES, CATEGORY_TITLES
@@ -44,13 +45,19 @@ from papillon.scoresheet import (
     plot_choices,
     results_png,
 )
-from papillon.session import check_name
 from papillon.web import photos, views
 from papillon.web.keys import Access, new_key
 from papillon.web.store import KeyRow, NightSheetRow, SheetRow, Store
 
-if TYPE_CHECKING:
-    from papillon.web.app import Papillon
+
+class ScoreServer(Protocol):
+    """What the score-night pages need of the app (:class:`papillon.web.app.Papillon`), without importing it."""
+
+    folder: Path
+    base_url: str
+    loopback: bool
+    score_night: ScoreNight
+
 
 ID = re.compile(r"^[0-9a-f]{12}$")
 MAX_ENTRIES = 300
@@ -198,7 +205,7 @@ def _text(form: FormData, name: str, limit: int = 200) -> str:
 
 
 def _player(form: FormData, *, required: bool = False) -> str:
-    """The form's player name by the one name rule (:func:`papillon.session.check_name`); "" if none is given nor required."""
+    """The form's player name by the one name rule (:func:`papillon.names.check_name`); "" if none is given nor required."""
     name = _text(form, "player")
     if not name and not required:
         return ""
@@ -245,7 +252,7 @@ def _small_png_url(data: bytes) -> str:
 
 
 def score_routes(
-    papillon: Papillon, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
+    papillon: ScoreServer, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
 ) -> list[Route]:
     """The score-night routes; ``form`` is the app's CSRF-checked form reader."""
     state = papillon.score_night

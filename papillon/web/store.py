@@ -198,5 +198,7 @@ def open_store(folder: Path) -> Store:
     try:
         folder.mkdir(parents=True, exist_ok=True)
         return Store(folder / FILE_NAME)
-    except (OSError, sqlite3.Error) as error:
+    except OSError as error:  # its words, not its path: the message may reach a web page
+        raise StoreError(f"the server's store ({FILE_NAME}) cannot be opened: {error.strerror or 'no data folder'}") from None
+    except sqlite3.Error as error:
         raise StoreError(f"the server's store ({FILE_NAME}) cannot be opened: {error}") from None
