@@ -451,3 +451,28 @@ def test_serve_with_a_data_folder_it_cannot_use_says_so_in_one_line(tmp_path: Pa
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "the server's store (serve.sqlite3) cannot be opened: Not a directory" in result.output
     assert str(tmp_path) not in result.output
+
+
+def test_every_page_answers_its_data_as_json(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    as_json = {"accept": "application/json"}
+    game = _new_game(c)
+    data = c.get(game, headers=as_json).json()
+    assert data["page"] == "play" and data["id"] == game.rsplit("/", 1)[1] and data["round"] == 0
+    assert data["actions"] == ["start B4", "start D2"] and data["scores"] == {"Ann": 0, "greedy bot": 0}
+    assert [ch["action"] for ch in data["choices"]] == data["actions"] and "garden" not in data  # no SVG in the data
+    assert c.get("/", headers=as_json).json()["games"][0]["players"] == ["Ann", "greedy bot"]
+    table = c.post("/tables", data={"csrf": _csrf(c), "seed": "7"}, follow_redirects=False).headers["location"]
+    c.post(f"{table}/step", data={"csrf": _csrf(c)})
+    shown = c.get(table, headers=as_json).json()
+    assert shown["round"] == 1 and shown["cards"][0] == {"centre": "stamp red", "corner": "fill a space"}
+    assert shown["dice"][0] == "2 caterpillars + bramble"
+    watch = c.get(shown["watch_url"], headers=as_json).json()
+    assert watch["page"] == "watch" and watch["round"] == 1 and watch["id"] is None
+    night = c.post("/nights", data={"csrf": _csrf(c), "players": "Ann"}, follow_redirects=False).headers["location"]
+    assert c.get(night, headers=as_json).json()["ranking"] == [{"place": 0, "player": "Ann", "total": None, "source": ""}]
+    sheet = c.post("/score/new", data={"csrf": _csrf(c)}, follow_redirects=False).headers["location"]
+    assert c.get(sheet, headers=as_json).json()["total"] == 0
+    missing = c.get("/games/1-00000000", headers=as_json)
+    assert missing.status_code == 404 and missing.json() == {"error": "There is no such game.", "status": 404}
+    assert c.get(game).headers["content-type"].startswith("text/html")  # a browser still gets the page

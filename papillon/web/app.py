@@ -389,7 +389,14 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     async def game(request: Request) -> Response:
         room = await papillon.room(request.path_params["game_id"])
         if not await room.settle(BOT_WAIT_SECONDS):
-            return pages.render(request, "thinking.html", session=room.session, progress=room.progress[-12:], done=len(room.progress))
+            return pages.render(
+                request,
+                "thinking.html",
+                session=room.session,
+                progress=room.progress[-12:],
+                done=len(room.progress),
+                data=views.game_data(room.session, busy=True),
+            )
 
         def render() -> Response:
             session = room.session
@@ -399,12 +406,14 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
                     results = record_results(session, papillon.folder)
                 except SessionError:
                     results = []
-                return pages.render(request, "end.html", **views.end_view(session, results))
+                return pages.render(request, "end.html", **views.end_view(session, results), data=views.game_data(session))
             people = [i for i in range(len(session.agents)) if session.is_person(i)]
             if len(people) > 1 and room.shown_to != state.player:
-                return pages.render(request, "handover.html", session=session, player=state.game.players[state.player])
+                return pages.render(
+                    request, "handover.html", session=session, player=state.game.players[state.player], data=views.game_data(session)
+                )
             look = request.query_params.get("look", "")
-            return pages.render(request, "play.html", **views.play_view(session, look))
+            return pages.render(request, "play.html", **views.play_view(session, look), data=views.game_data(session))
 
         return await _in_thread(room, render)
 
@@ -484,7 +493,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     async def table_page(request: Request) -> Response:
         table = papillon.table(request.path_params["table_id"])
         watch_url = f"{papillon.base_url}/watch/{table.watch_id}"  # the watch key opens this page and nothing else
-        return pages.render(request, "table.html", **views.table_view(table, watch_url=watch_url, loopback=papillon.loopback))
+        values = views.table_view(table, watch_url=watch_url, loopback=papillon.loopback)
+        return pages.render(request, "table.html", **values, data=views.table_data(table))
 
     async def table_step(request: Request) -> Response:
         table = papillon.table(request.path_params["table_id"])
@@ -499,7 +509,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     async def watch(request: Request) -> Response:
         table = papillon.watched_table(request.path_params["watch_id"])
-        return pages.render(request, "watch.html", **views.table_view(table, watch_url="", loopback=papillon.loopback))
+        values = views.table_view(table, watch_url="", loopback=papillon.loopback)
+        return pages.render(request, "watch.html", **values, data=views.table_data(table) | {"id": None})
 
     async def watch_version(request: Request) -> Response:
         table = papillon.watched_table(request.path_params["watch_id"])
@@ -531,6 +542,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             detail = "This address cannot be used that way."
         elif status == 404 and detail == "Not Found":
             detail = "There is no such page."
+        if views.wants_json(request):
+            return JSONResponse({"error": str(detail), "status": status}, status_code=status)
         return HTMLResponse(views.error_page(status, str(detail), back=_back(request)), status_code=status)
 
     async def server_error(request: Request, exc: Exception) -> Response:

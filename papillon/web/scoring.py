@@ -338,6 +338,7 @@ def score_routes(
             **values,
             message=request.query_params.get("saved", "")[:10],
             replacing=replacing.card().total if replacing is not None else None,
+            data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
         )
 
     async def sheet_act(request: Request) -> Response:
@@ -429,6 +430,7 @@ def score_routes(
             joins=joins,
             players=night.players if mine.host else (mine.player,),
             loopback=papillon.loopback,
+            data={"id": night.id, "version": night.version},
         )
 
     async def night_version(request: Request) -> Response:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from html import escape
 from typing import Any
 
 from jinja2 import Environment
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from papillon.engine.state import GameState
 from papillon.engine.text import feature_text
@@ -36,9 +36,51 @@ class Pages:
         self.env = env
         self.token = papillon_token
 
-    def render(self, request: Request, name: str, **values: Any) -> HTMLResponse:
+    def render(self, request: Request, name: str, *, data: dict[str, Any] | None = None, **values: Any) -> Response:
+        """The page, or with ``Accept: application/json`` its data (Datasette's convention): the plain values it
+        shows (:func:`plain`) and ``data``, what the page names of the larger objects (ids, rounds, totals)."""
+        if wants_json(request):
+            shown = {key: plain(value) for key, value in values.items() if plain(value) is not SKIP}
+            return JSONResponse({"page": name.removesuffix(".html"), **shown, **(data or {})}, headers={"cache-control": "no-store"})
         html = self.env.get_template(name).render(csrf=request.scope["state"]["csrf"], **values)
         return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+
+def wants_json(request: Request) -> bool:
+    """Whether the client asks for the page's data (``Accept: application/json`` before any HTML)."""
+    accept = request.headers.get("accept", "")
+    return "application/json" in accept and "text/html" not in accept
+
+
+SKIP = object()
+"""What :func:`plain` gives for a value a JSON answer leaves out (pictures, sessions, engine states)."""
+
+
+def _plain_types() -> tuple[type, ...]:
+    from papillon.edition import Card, DieFace
+    from papillon.report import Standing
+    from papillon.scoresheet import Doubt
+    from papillon.session import Choice as SessionChoice
+    from papillon.session import GameInfo, Move
+
+    return (Standing, GameInfo, SessionChoice, Choice, Move, Doubt, Card, DieFace, Line)
+
+
+def plain(value: Any, depth: int = 0) -> Any:
+    """``value`` as JSON data: numbers, text (not SVG markup), lists, mappings and the small records pages list."""
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, str):
+        return SKIP if value.lstrip().startswith("<svg") else value
+    if depth > 4:
+        return SKIP
+    if isinstance(value, list | tuple):
+        return [item for item in (plain(v, depth + 1) for v in value) if item is not SKIP]
+    if isinstance(value, dict):
+        return {str(k): item for k, v in value.items() if (item := plain(v, depth + 1)) is not SKIP}
+    if isinstance(value, _plain_types()) and is_dataclass(value):
+        return {f.name: item for f in fields(value) if (item := plain(getattr(value, f.name), depth + 1)) is not SKIP}
+    return SKIP
 
 
 def error_page(status: int, message: str, *, back: str = "/") -> str:
@@ -166,6 +208,36 @@ def end_view(session: PlaySession, results: list[Result]) -> dict[str, Any]:
         )
     ranking = [{"name": s.player, "total": s.total, "place": s.place} for s in standings(state)]  # as the terminal ranks them
     return {"session": session, "players": players, "ranking": ranking, "results": [r.words() for r in results]}
+
+
+def game_data(session: PlaySession, *, busy: bool = False) -> dict[str, Any]:
+    """A game page's data for a program: the id, the round, who decides, the legal actions, the scores."""
+    state = session.state
+    return {
+        "id": session.id,
+        "seed": session.log.seed,
+        "round": state.round,
+        "over": state.is_over(),
+        "bots_playing": busy,
+        "deciding": state.game.players[state.player] if 0 <= state.player < len(state.game.players) and not busy else None,
+        "actions": list(state.legal_actions()) if not busy and not state.is_over() and session.is_person(state.player) else [],
+        "scores": {name: state.score(i) for i, name in enumerate(state.game.players)},
+    }
+
+
+def table_data(table: Table) -> dict[str, Any]:
+    """A table page's data: the round, and the cards and dice in words."""
+    now = table.now()
+    return {
+        "id": table.id,
+        "seed": table.seed,
+        "round": now.round,
+        "over": now.over,
+        "bonus": now.bonus,
+        "version": table.version,
+        "cards": [dict(zip(("centre", "corner"), card_words(c), strict=True)) for c in now.cards],
+        "dice": [die_words(d) for d in now.dice],
+    }
 
 
 def table_view(table: Table, *, watch_url: str, loopback: bool) -> dict[str, Any]:
