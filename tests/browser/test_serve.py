@@ -179,7 +179,7 @@ def test_a_number_key_never_takes_a_folded_choice_unseen(server: Any, phone: Any
     assert "start D2" not in [b.get_attribute("value") for b in phone.locator("button[name=action]").all()]
 
 
-def test_a_screen_reader_is_told_what_each_plot_holds(server: Any, phone: Any) -> None:
+def test_a_screen_reader_is_told_what_each_plot_holds(server: Any, phone: Any, browser: Any) -> None:
     phone.goto(server.url + "/")
     phone.fill("form.new-game input[name=seed]", "11")
     with phone.expect_navigation():
@@ -190,6 +190,8 @@ def test_a_screen_reader_is_told_what_each_plot_holds(server: Any, phone: Any) -
     plots = phone.get_by_role("img", name=re.compile(r"^plot [A-E][1-5]"))
     assert plots.count() == 25
     assert re.search(r"field", phone.get_by_role("img", name=re.compile(r"^plot D2")).get_attribute("aria-label") or "")
+    assert phone.locator(".tile-words li").count() == 7  # every card adds a feature: what each tile scores
+    _shots(browser, phone.url, "play-pair")
 
 
 def test_back_leaves_a_game_in_one_press(server: Any, phone: Any) -> None:
