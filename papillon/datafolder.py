@@ -24,3 +24,8 @@ def games_dir(folder: str | Path | None = None) -> Path:
 def history_path(folder: str | Path | None = None) -> Path:
     """The score history (:mod:`papillon.history`) of a data folder (default: the user's)."""
     return (Path(folder) if folder is not None else data_dir()) / HISTORY_FILE
+
+
+def photos_dir(folder: str | Path | None = None) -> Path:
+    """Where photos kept on request are saved (``photos/<sheet id>.img``, a name made by the server)."""
+    return (Path(folder) if folder is not None else data_dir()) / "photos"

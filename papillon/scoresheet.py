@@ -248,6 +248,8 @@ class Night:
     players: tuple[str, ...]
     sheets: dict[str, SheetEntry] = field(default_factory=dict)
     version: int = 0
+    recorded: dict[str, int] = field(default_factory=dict)
+    """Each player's history entry of this night: a sheet added again replaces that entry (:meth:`replaces`)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -275,6 +277,10 @@ class Night:
         with self.lock:
             self.sheets[player] = entry
             self.version += 1
+
+    def replaces(self, player: str) -> int | None:
+        """The history entry a new sheet of ``player`` replaces (None: their first of the night)."""
+        return self.recorded.get(player)
 
     def ranking(self) -> list[Standing]:
         """Best total first; ties share a place; players without a sheet last."""

@@ -476,3 +476,19 @@ def test_every_page_answers_its_data_as_json(tmp_path: Path) -> None:
     missing = c.get("/games/1-00000000", headers=as_json)
     assert missing.status_code == 404 and missing.json() == {"error": "There is no such game.", "status": 404}
     assert c.get(game).headers["content-type"].startswith("text/html")  # a browser still gets the page
+
+
+def test_a_game_is_recorded_in_the_history_when_it_ends_not_when_its_page_is_read(tmp_path: Path) -> None:
+    from papillon.history import open_history
+
+    c = _client(tmp_path)
+    game = _new_game(c, seed="5")
+    log_file = tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.jsonl"
+    for _ in range(400):
+        if '{"end":' in log_file.read_text(encoding="utf-8"):
+            break  # over: the end page is not asked for
+        choices = _choices(c.get(game).text)
+        c.post(f"{game}/act", data={"csrf": _csrf(c), "action": choices[0]}, follow_redirects=False)
+    assert [e.player for e in open_history(tmp_path).entries()] == ["Ann"]  # before the end page was shown
+    assert "first game recorded" in c.get(game).text
+    assert len(open_history(tmp_path).entries()) == 1

@@ -35,6 +35,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Redire
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from papillon.edition import standard_edition
 from papillon.engine.bots import BOTS
 from papillon.errors import IllegalActionError, PapillonError
 from papillon.history import HistoryError
@@ -58,6 +59,8 @@ from papillon.web import keys, scoring, views, workers
 from papillon.web.store import KeyRow, StoreError, TableRow, open_store
 
 T = TypeVar("T")
+SEATS = standard_edition().play.max_players
+"""The new-game form's seats: as many as a game of the standard edition has players (a custom edition's check comes after)."""
 BOT_WAIT_SECONDS = 2.0
 """How long an answer waits for the bots' turns before it shows them at work (a page that refreshes)."""
 
@@ -75,6 +78,8 @@ class Room:
     """A game in play on this server: its session, a lock (requests run in threads) and the hot-seat hand-over."""
 
     session: PlaySession
+    folder: Path
+    """The data folder the game's results are recorded in when it ends."""
     lock: threading.Lock = field(default_factory=threading.Lock)
     shown_to: int = -1
     """The person the screen was last handed to (hot-seat: another person's turn shows the hand-over screen first)."""
@@ -244,7 +249,7 @@ class Papillon:
         with self.lock:
             room = self.rooms.get(game_id)
             if room is None:
-                room = self.rooms[game_id] = Room(session)
+                room = self.rooms[game_id] = Room(session, self.folder)
                 self._evict(self.rooms, MAX_GAMES_IN_MEMORY)
         if room.session.bots_to_play() and room.idle():
             self.bots.play(room)
@@ -252,7 +257,7 @@ class Papillon:
 
     def add_room(self, session: PlaySession) -> Room:
         with self.lock:
-            room = self.rooms[session.id] = Room(session)
+            room = self.rooms[session.id] = Room(session, self.folder)
             self._evict(self.rooms, MAX_GAMES_IN_MEMORY)
         if session.bots_to_play():
             self.bots.play(room)
@@ -340,7 +345,13 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     def home_page(request: Request, *, error: str = "", values: dict[str, str] | None = None, status: int = 200) -> Response:
         page = pages.render(
-            request, "home.html", games=list_games(papillon.folder)[:30], bots=sorted(BOTS), error=error, values=values or {}
+            request,
+            "home.html",
+            games=list_games(papillon.folder)[:30],
+            bots=sorted(BOTS),
+            seats=SEATS,
+            error=error,
+            values=values or {},
         )
         page.status_code = status
         return page
@@ -350,14 +361,15 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     async def new_game(request: Request) -> Response:
         form = await _form(request)
-        fields = ["seed", *(f"{kind}{i}" for i in range(1, 7) for kind in ("seat", "name"))]
+        seat_numbers = range(1, SEATS + 1)
+        fields = ["seed", *(f"{kind}{i}" for i in seat_numbers for kind in ("seat", "name"))]
         values = {name: _text(form, name)[:MAX_NAME] for name in fields if _text(form, name)}
         try:
             seed = parse_seed(_text(form, "seed"))
         except SessionError as error:
             return home_page(request, error=str(error), values=values, status=400)  # the form comes back as it was
         seats = []
-        for i in range(1, 7):
+        for i in seat_numbers:
             kind = _text(form, f"seat{i}", "none")
             if kind == "none":
                 continue
@@ -433,6 +445,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
                 room.session.decide(action)  # on disk before the answer
             except (IllegalActionError, SessionError) as problem:
                 return str(problem)
+            if room.session.state.is_over():
+                workers.record_finished(room.session, papillon.folder)
             return ""
 
         error = await _in_thread(room, decide)

@@ -26,6 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from papillon.datafolder import photos_dir
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, Plot, parse_plot, plot_name
@@ -91,8 +92,6 @@ class ScoreNight:
         self.store = store
         self.sheets: OrderedDict[str, Sheet] = OrderedDict()
         self.nights: OrderedDict[str, Night] = OrderedDict()
-        self.night_entries: dict[tuple[str, str], int] = {}
-        """(night, player) -> history entry id: a sheet added again replaces the player's entry of that night."""
         self.lock = threading.Lock()
 
     def sheet(self, sheet_id: str) -> Sheet:
@@ -119,7 +118,7 @@ class ScoreNight:
             found = Night(night_id, players, version=version)
             for row in rows:
                 found.sheets[row.player] = replace(SheetEntry.from_notation(row.notation), source=row.source)
-                self.night_entries[(night_id, row.player)] = row.history_id
+                found.recorded[row.player] = row.history_id
             self._keep(self.nights, night_id, found, MAX_NIGHTS)
         return found
 
@@ -301,7 +300,7 @@ def score_routes(
             return page
         sheet = state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
         if _text(posted, "keep") == "yes":  # photos are kept only when asked, named by the server
-            folder = papillon.folder / "photos"
+            folder = photos_dir(papillon.folder)
             folder.mkdir(parents=True, exist_ok=True)
             write_atomic(folder / f"{sheet.id}.img", data)
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
@@ -386,9 +385,8 @@ def score_routes(
             try:
                 if night is not None:
                     night.add(player, entry)
-                    old_id = state.night_entries.get((night.id, player))
-                    sheet.recorded = history().add(record, replacing=old_id)
-                    state.night_entries[(night.id, player)] = sheet.recorded
+                    sheet.recorded = history().add(record, replacing=night.replaces(player))
+                    night.recorded[player] = sheet.recorded
                     state.store.save_night_sheet(
                         night.id, night.version, NightSheetRow(player, entry.notation(), entry.source, sheet.recorded)
                     )

@@ -8,10 +8,14 @@ already queued, a new one is refused (the server says it is busy) rather than qu
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+from papillon.session import PlaySession, SessionError, record_results
 
 if TYPE_CHECKING:
     from papillon.web.app import Room
@@ -46,6 +50,14 @@ class Pool:
         try:
             with room.lock:
                 room.session.advance(on_move=room.progress.append)
+                if room.session.state.is_over():
+                    record_finished(room.session, room.folder)
         finally:
             with self.lock:
                 self.jobs -= 1
+
+
+def record_finished(session: PlaySession, folder: Path) -> None:
+    """A finished game's results into the history as it ends (once per game; the end page only reads them back)."""
+    with contextlib.suppress(SessionError):  # the end page says why when it asks again
+        record_results(session, folder)
