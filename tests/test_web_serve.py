@@ -67,8 +67,10 @@ def test_a_torn_last_line_is_dropped_on_resume_with_a_note(tmp_path: Path) -> No
     log_file = tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.jsonl"
     whole = log_file.read_text(encoding="utf-8")
     log_file.write_text(whole + '{"player":0,"act', encoding="utf-8")  # the power went mid-write
-    page = _client(tmp_path).get(game).text
+    again = _client(tmp_path)
+    page = again.get(game).text
     assert "When the server restarted, the last decision was being saved when the server stopped and was lost" in page
+    assert "When the server restarted" not in again.get(game).text  # told once
     assert _choices(page) == _choices(c.get(game).text)
     assert log_file.read_text(encoding="utf-8") == whole  # repaired on disk at once
 

@@ -425,7 +425,9 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
                     request, "handover.html", session=session, player=state.game.players[state.player], data=views.game_data(session)
                 )
             look = request.query_params.get("look", "")
-            return pages.render(request, "play.html", **views.play_view(session, look), data=views.game_data(session))
+            page = pages.render(request, "play.html", **views.play_view(session, look), data=views.game_data(session))
+            session.note = ""  # told once
+            return page
 
         return await _in_thread(room, render)
 
