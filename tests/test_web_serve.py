@@ -16,7 +16,8 @@ from starlette.testclient import TestClient
 
 import papillon.session
 from papillon.engine.log import parse_log
-from papillon.web import app as web_app
+from papillon.web import games as web_games
+from papillon.web import state as web_state
 from papillon.web.app import CSRF_COOKIE, create_app
 from papillon.web.store import FILE_NAME, MIGRATIONS, Store, StoreError
 
@@ -124,8 +125,8 @@ def test_a_sheet_edit_is_in_the_store_before_the_answer(tmp_path: Path) -> None:
 
 
 def test_evicted_rooms_tables_and_sheets_reload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(web_app, "MAX_GAMES_IN_MEMORY", 1)
-    monkeypatch.setattr(web_app, "MAX_TABLES", 1)
+    monkeypatch.setattr(web_state, "MAX_GAMES_IN_MEMORY", 1)
+    monkeypatch.setattr(web_state, "MAX_TABLES", 1)
     c = _client(tmp_path)
     first = _new_game(c)
     c.post(f"{first}/act", data={"csrf": _csrf(c), "action": "start D2"})
@@ -349,7 +350,7 @@ def test_the_bots_play_off_the_event_loop_and_the_page_shows_them(tmp_path: Path
         gate.wait(10)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(web_app, "BOT_WAIT_SECONDS", 0.05)
+    monkeypatch.setattr(web_games, "BOT_WAIT_SECONDS", 0.05)
     c = _client(tmp_path)
     game = _new_game(c)
     monkeypatch.setattr(papillon.session, "step", slow_step)

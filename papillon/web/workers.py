@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from papillon.session import PlaySession, SessionError, record_results
 
 if TYPE_CHECKING:
-    from papillon.web.app import Room
+    from papillon.web.state import Room
 
 WORKERS = 2
 MAX_WAITING = 16
