@@ -197,7 +197,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
         Route("/favicon.ico", favicon),
         Route("/static/{name}", static),
         Route("/fonts/{name}", font),
-        *scoring.score_routes(papillon, pages, read_form, max_photo_form=scoring.PHOTO_BODY_BYTES),
+        *scoring.ScoreViews(papillon, pages, read_form, max_photo_form=scoring.PHOTO_BODY_BYTES).routes(),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)

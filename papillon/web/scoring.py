@@ -250,44 +250,68 @@ def _small_png_url(data: bytes) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
 
 
-def score_routes(
-    papillon: ScoreServer, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
-) -> list[Route]:
-    """The score-night routes; ``form`` is the app's CSRF-checked form reader."""
-    state = papillon.score_night
+class ScoreViews:
+    """The score-night pages of one app: a sheet from a photo or tapped in, game nights, the history."""
 
-    def history() -> History:
+    def __init__(
+        self, papillon: ScoreServer, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
+    ) -> None:
+        self.papillon = papillon
+        self.pages = pages
+        self.form = form
+        """The app's CSRF-checked form reader."""
+        self.max_photo_form = max_photo_form
+        self.state = papillon.score_night
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/score", self.score_home),
+            Route(PHOTO_PATH, self.photo, methods=["POST"]),
+            Route("/score/new", self.blank, methods=["POST"]),
+            Route("/sheets/{sheet_id}", self.sheet_page),
+            Route("/sheets/{sheet_id}/act", self.sheet_act, methods=["POST"]),
+            Route("/sheets/{sheet_id}/garden", self.sheet_garden),
+            Route("/sheets/{sheet_id}/record", self.sheet_record, methods=["POST"]),
+            Route("/nights", self.new_night, methods=["POST"]),
+            Route("/nights/{night_id}", self.night_page),
+            Route("/nights/{night_id}/version", self.night_version),
+            Route("/nights/{night_id}/results.png", self.night_png),
+            Route("/history", self.history_page),
+            Route("/history/plot.png", self.history_plot),
+        ]
+
+    def history(self) -> History:
         try:
-            return open_history(papillon.folder)
+            return open_history(self.papillon.folder)
         except HistoryError as error:
             raise HTTPException(503, str(error)) from None
 
-    def access(request: Request) -> Access:
+    def access(self, request: Request) -> Access:
         found: Access = request.scope["state"]["access"]
         return found
 
-    def own_sheet(request: Request, sheet_id: str) -> Sheet:
-        sheet = state.sheet(sheet_id)
-        if not access(request).may_enter(sheet.night, sheet.player):
+    def own_sheet(self, request: Request, sheet_id: str) -> Sheet:
+        sheet = self.state.sheet(sheet_id)
+        if not self.access(request).may_enter(sheet.night, sheet.player):
             raise HTTPException(403, "This link lets a phone fix only its own player's sheet.")
         return sheet
 
-    def where(request: Request, posted: FormData) -> tuple[Night | None, str]:
+    def where(self, request: Request, posted: FormData) -> tuple[Night | None, str]:
         """The night and player a new sheet is for: the form's, or the night key's own (a phone cannot choose another)."""
-        mine = access(request)
+        mine = self.access(request)
         if not mine.host:
-            return state.night(mine.target), mine.player
+            return self.state.night(mine.target), mine.player
         night_id = _text(posted, "night", 12)
-        return (state.night(night_id) if night_id else None), _player(posted)
+        return (self.state.night(night_id) if night_id else None), _player(posted)
 
-    async def score_home(request: Request) -> Response:
-        return pages.render(request, "score.html", error="", hint="", nights=state.recent_nights(5), values={})
+    async def score_home(self, request: Request) -> Response:
+        return self.pages.render(request, "score.html", error="", hint="", nights=self.state.recent_nights(5), values={})
 
-    async def photo(request: Request) -> Response:
-        posted = await request.form(max_files=1, max_fields=10, max_part_size=max_photo_form)
-        await form(request)  # the CSRF and origin checks (the form is parsed once and cached)
+    async def photo(self, request: Request) -> Response:
+        posted = await request.form(max_files=1, max_fields=10, max_part_size=self.max_photo_form)
+        await self.form(request)  # the CSRF and origin checks (the form is parsed once and cached)
         upload = posted.get("photo")
-        night, player = where(request, posted)
+        night, player = self.where(request, posted)
         if not isinstance(upload, UploadFile):
             raise HTTPException(400, "Choose a photo of the sheet first.")
         data = await upload.read(MAX_PHOTO_BYTES + 1)
@@ -295,24 +319,24 @@ def score_routes(
             check_photo(data)
             entry, read_png = await run_in_threadpool(_read_photo, data)
         except (EntryError, ScanError) as error:
-            page = pages.render(request, "score.html", error=str(error), hint=PHOTO_HINT, nights=[night] if night else [], values={})
+            page = self.pages.render(request, "score.html", error=str(error), hint=PHOTO_HINT, nights=[night] if night else [], values={})
             page.status_code = 400
             return page
-        sheet = state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
+        sheet = self.state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
         if _text(posted, "keep") == "yes":  # photos are kept only when asked, named by the server
-            folder = photos_dir(papillon.folder)
+            folder = photos_dir(self.papillon.folder)
             folder.mkdir(parents=True, exist_ok=True)
             write_atomic(folder / f"{sheet.id}.img", data)
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
 
-    async def blank(request: Request) -> Response:
-        posted = await form(request)
-        night, player = where(request, posted)
+    async def blank(self, request: Request) -> Response:
+        posted = await self.form(request)
+        night, player = self.where(request, posted)
         text = _text(posted, "notation", 20_000)
         try:
             entry = SheetEntry.from_notation(text) if text else SheetEntry.blank()
         except PapillonError as error:
-            page = pages.render(
+            page = self.pages.render(
                 request, "score.html", error=str(error), hint="", nights=[night] if night else [], values={"notation": text}
             )
             page.status_code = 400
@@ -323,15 +347,15 @@ def score_routes(
                 player = check_name(named)
             except SessionError:
                 player = ""
-        sheet = state.add_sheet(entry, night=night.id if night else "", player=player)
+        sheet = self.state.add_sheet(entry, night=night.id if night else "", player=player)
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
 
-    async def sheet_page(request: Request) -> Response:
-        sheet = own_sheet(request, request.path_params["sheet_id"])
-        night = state.night(sheet.night) if sheet.night else None
+    async def sheet_page(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        night = self.state.night(sheet.night) if sheet.night else None
         values = sheet_view(sheet, request.query_params.get("plot", "")[:2], night)
         replacing = night.sheets.get(sheet.player) if night is not None and sheet.recorded == 0 else None
-        return pages.render(
+        return self.pages.render(
             request,
             "sheet.html",
             **values,
@@ -340,9 +364,9 @@ def score_routes(
             data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
         )
 
-    async def sheet_act(request: Request) -> Response:
-        sheet = own_sheet(request, request.path_params["sheet_id"])
-        posted = await form(request)
+    async def sheet_act(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        posted = await self.form(request)
         action = _text(posted, "action", 40)
         if action.startswith("plot "):  # a tap on a plot opens its chooser
             try:
@@ -356,20 +380,20 @@ def score_routes(
             except EntryError as error:
                 raise HTTPException(400, str(error)) from None
             sheet.recorded = 0
-            state.save_sheet(sheet)  # in the store before the answer
+            self.state.save_sheet(sheet)  # in the store before the answer
         return RedirectResponse(f"/sheets/{sheet.id}#sheet", status_code=303)
 
-    async def sheet_garden(request: Request) -> Response:
-        sheet = own_sheet(request, request.path_params["sheet_id"])
+    async def sheet_garden(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
         name = re.sub(r"[^A-Za-z0-9_-]", "", sheet.player) or "sheet"
         headers = {"content-disposition": f'attachment; filename="{name}.garden"'}
         return Response(sheet.entry.notation(sheet.player), media_type="text/plain; charset=utf-8", headers=headers)
 
-    async def sheet_record(request: Request) -> Response:
-        sheet = own_sheet(request, request.path_params["sheet_id"])
-        posted = await form(request)
+    async def sheet_record(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        posted = await self.form(request)
         player = sheet.player or _player(posted, required=True)
-        night = state.night(sheet.night) if sheet.night else None
+        night = self.state.night(sheet.night) if sheet.night else None
         with sheet.lock:
             entry = sheet.entry
             try:
@@ -379,76 +403,76 @@ def score_routes(
             if night is not None and player in night.sheets and _text(posted, "replace") != "yes":
                 old = night.sheets[player].card().total
                 new = entry.card().total
-                return pages.render(request, "replace.html", sheet=sheet, player=player, old=old, new=new, night=night)
+                return self.pages.render(request, "replace.html", sheet=sheet, player=player, old=old, new=new, night=night)
             game = f"night-{night.id}" if night else ""
             record = scored_entry(entry.garden, player=player, source=entry.source, edition=entry.edition, game=game)
             try:
                 if night is not None:
                     night.add(player, entry)
-                    sheet.recorded = history().add(record, replacing=night.replaces(player))
+                    sheet.recorded = self.history().add(record, replacing=night.replaces(player))
                     night.recorded[player] = sheet.recorded
-                    state.store.save_night_sheet(
+                    self.state.store.save_night_sheet(
                         night.id, night.version, NightSheetRow(player, entry.notation(), entry.source, sheet.recorded)
                     )
                 else:
-                    sheet.recorded = history().add(record)
+                    sheet.recorded = self.history().add(record)
             except (EntryError, HistoryError) as error:
                 raise HTTPException(400, str(error)) from None
-            state.save_sheet(sheet)
+            self.state.save_sheet(sheet)
         if night is not None:
             return RedirectResponse(f"/nights/{night.id}", status_code=303)
         return RedirectResponse(f"/sheets/{sheet.id}?saved=yes", status_code=303)
 
-    async def new_night(request: Request) -> Response:
-        posted = await form(request)
+    async def new_night(self, request: Request) -> Response:
+        posted = await self.form(request)
         text = _text(posted, "players", 1000)
         try:
             night = Night.new(re.split(r"[,\n]", text))
         except EntryError as error:
-            page = pages.render(request, "score.html", error=str(error), hint="", nights=[], values={"players": text})
+            page = self.pages.render(request, "score.html", error=str(error), hint="", nights=[], values={"players": text})
             page.status_code = 400
             return page
-        state.add_night(night)
+        self.state.add_night(night)
         return RedirectResponse(f"/nights/{night.id}", status_code=303)
 
-    async def night_page(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
-        mine = access(request)
+    async def night_page(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
+        mine = self.access(request)
         joins = []
         if mine.host:
-            for row in state.store.keys_for("night", night.id):
-                url = f"{papillon.base_url}/nights/{night.id}?key={row.key}"
-                qr = qr_svg(url, label=f"QR code of {row.player}'s link") if not papillon.loopback else ""
+            for row in self.state.store.keys_for("night", night.id):
+                url = f"{self.papillon.base_url}/nights/{night.id}?key={row.key}"
+                qr = qr_svg(url, label=f"QR code of {row.player}'s link") if not self.papillon.loopback else ""
                 joins.append({"player": row.player, "url": url, "qr": qr})
-        return pages.render(
+        return self.pages.render(
             request,
             "night.html",
             night=night,
             ranking=night.ranking(),
             joins=joins,
             players=night.players if mine.host else (mine.player,),
-            loopback=papillon.loopback,
+            loopback=self.papillon.loopback,
             data={"id": night.id, "version": night.version},
         )
 
-    async def night_version(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
+    async def night_version(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
         return JSONResponse({"version": night.version}, headers={"cache-control": "no-store"})
 
-    async def night_png(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
+    async def night_png(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
         data = await run_in_threadpool(results_png, night)
         headers = {"content-disposition": f'inline; filename="papillon-night-{night.id}.png"', "cache-control": "no-store"}
         return Response(data, media_type="image/png", headers=headers)
 
-    async def history_page(request: Request) -> Response:
-        store = history()
+    async def history_page(self, request: Request) -> Response:
+        store = self.history()
         entries = await run_in_threadpool(store.entries)
         player = request.query_params.get("player", "")[:MAX_NAME]
         names = sorted({e.player for e in entries}, key=str.casefold)
         stats = [player_stats(entries, name) for name in names]
         mine = [e for e in entries if e.player == player][-50:] if player else []
-        return pages.render(
+        return self.pages.render(
             request,
             "history.html",
             stats=stats,
@@ -458,12 +482,12 @@ def score_routes(
             categories=[(c, CATEGORY_TITLES[c]) for c in CATEGORIES],
         )
 
-    async def history_plot(request: Request) -> Response:
+    async def history_plot(self, request: Request) -> Response:
         from papillon.web.plots import category_profile_png, score_over_time_png
 
         player = request.query_params.get("player", "")[:MAX_NAME]
         kind = request.query_params.get("kind", "")
-        entries = [e for e in history().entries() if e.player == player]
+        entries = [e for e in self.history().entries() if e.player == player]
         if not entries:
             raise HTTPException(404, f"No games recorded for {player!r}.")
         if kind == "time":
@@ -473,19 +497,3 @@ def score_routes(
         else:
             raise HTTPException(404, "There is no such picture.")
         return Response(data, media_type="image/png", headers={"cache-control": "no-store"})
-
-    return [
-        Route("/score", score_home),
-        Route(PHOTO_PATH, photo, methods=["POST"]),
-        Route("/score/new", blank, methods=["POST"]),
-        Route("/sheets/{sheet_id}", sheet_page),
-        Route("/sheets/{sheet_id}/act", sheet_act, methods=["POST"]),
-        Route("/sheets/{sheet_id}/garden", sheet_garden),
-        Route("/sheets/{sheet_id}/record", sheet_record, methods=["POST"]),
-        Route("/nights", new_night, methods=["POST"]),
-        Route("/nights/{night_id}", night_page),
-        Route("/nights/{night_id}/version", night_version),
-        Route("/nights/{night_id}/results.png", night_png),
-        Route("/history", history_page),
-        Route("/history/plot.png", history_plot),
-    ]
