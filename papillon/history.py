@@ -1,7 +1,7 @@
 """The score history: every game played and every sheet scored, in one SQLite file.
 
 One file, ``history.sqlite3``, in the user's data folder (the same folder as
-saved games, :func:`papillon.session.data_dir`).  Each entry is one player's
+saved games, :func:`papillon.datafolder.data_dir`).  Each entry is one player's
 result: who, when, the total and each category's points, the garden's
 notation, where it came from (``play``, ``photo``, ``typed``, or ``imported``
 from the old personal-best file), and the edition's data itself (stored once
@@ -42,6 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from papillon.datafolder import HISTORY_FILE, data_dir
 from papillon.edition import Edition, standard_edition
 from papillon.errors import HistoryError, NotationError, quote
 from papillon.files import MAX_LOG_BYTES, loads_json, read_text
@@ -54,7 +55,7 @@ if TYPE_CHECKING:
     from papillon.engine.state import GameState
 
 T = TypeVar("T")
-FILE_NAME = "history.sqlite3"
+FILE_NAME = HISTORY_FILE
 SOURCES = ("play", "photo", "typed", "imported")
 """Where an entry came from: a game played in papillon, a photo of a sheet, a garden typed or tapped in, the old best file."""
 BUSY_TIMEOUT_S = 30.0
@@ -257,9 +258,7 @@ def _rollback(db: sqlite3.Connection) -> None:
 
 
 def data_folder() -> Path:
-    from papillon.session import data_dir  # one data-folder rule for saved games and the history
-
-    return data_dir()
+    return data_dir()  # one data-folder rule for saved games, the history and the server's store
 
 
 def default_path() -> Path:
@@ -1087,7 +1086,7 @@ def read_csv(text: str, source_name: str = "the CSV file") -> list[Entry]:
 
 def _csv_entry(values: dict[str, str]) -> Entry:
     """One CSV row as an entry; ValueError starting "column NAME: " for the first value that cannot be one."""
-    from papillon.engine.log import MAX_SEED  # the seed rule of play --seed and of game logs
+    from papillon.seeds import MAX_SEED  # the seed rule of play --seed and of game logs
 
     for column, value in values.items():  # no longer than 128 kB: the csv module refuses a longer value
         bad = next((ch for ch in value if not ch.isprintable() and not (column == "notation" and ch == "\n")), None)

@@ -37,10 +37,10 @@ from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.errors import EntryError, SessionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS, Edge, Plot, parse_edge, parse_plot, plot_name
+from papillon.names import check_name
 from papillon.notation import format_garden
 from papillon.report import Standing, rank
 from papillon.score import ScoreCard, score
-from papillon.session import check_name
 from papillon.words import cell_words, plural
 
 if TYPE_CHECKING:
@@ -115,8 +115,10 @@ class SheetEntry:
         doubts = []
         for reading in result.review:
             second, p2 = reading.runner_up
-            runner = "nothing else" if second == "none" else f"{second} ({p2:.0%})"
-            doubts.append(Doubt(reading.item, f"read {reading.value} ({reading.confidence:.0%}), else {runner}"))
+            read = f"read {reading.value} ({reading.confidence:.0%})"
+            # When the runner-up is that nothing is there, "else nothing else" said it twice.
+            words = f"{read}, or perhaps nothing there" if second == "none" else f"{read}, else {second} ({p2:.0%})"
+            doubts.append(Doubt(reading.item, words))
         for plot in result.fields_unknown:
             doubts.append(Doubt(f"field {plot_name(plot)}", "a field: what is in it? (a drawing cannot be read)"))
         return cls(result.garden, "photo", tuple(doubts), edition or standard_edition())
@@ -243,13 +245,15 @@ class Night:
     players: tuple[str, ...]
     sheets: dict[str, SheetEntry] = field(default_factory=dict)
     version: int = 0
+    recorded: dict[str, int] = field(default_factory=dict)
+    """Each player's history entry of this night: a sheet added again replaces that entry (:meth:`replaces`)."""
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
     def new(cls, names: list[str]) -> Night:
         """A night of the named players (blank ones are skipped); EntryError for a bad or repeated name, or too many players.
 
-        Each name passes :func:`papillon.session.check_name`, the one name rule of every front end.
+        Each name passes :func:`papillon.names.check_name`, the one name rule of every front end.
         """
         given = [name for name in names if name.strip()]
         if not 1 <= len(given) <= MAX_NIGHT_PLAYERS:
@@ -270,6 +274,10 @@ class Night:
         with self.lock:
             self.sheets[player] = entry
             self.version += 1
+
+    def replaces(self, player: str) -> int | None:
+        """The history entry a new sheet of ``player`` replaces (None: their first of the night)."""
+        return self.recorded.get(player)
 
     def ranking(self) -> list[Standing]:
         """Best total first; ties share a place; players without a sheet last."""

@@ -31,74 +31,27 @@ import os
 import random
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from papillon.datafolder import data_dir, games_dir, history_path
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.actions import Action, Kind
 from papillon.engine.bots import BOTS, Bot, GreedyBot, make_bot
-from papillon.engine.log import MAX_SEED, GameLog, GameLogError, decide, parse_log, replay, step
+from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
 from papillon.engine.state import GameState, new_game
 from papillon.engine.text import done_text
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
 from papillon.files import MAX_LOG_BYTES, MAX_TEXT_BYTES, loads_json, read_text, write_atomic
-from papillon.history import FILE_NAME as HISTORY_FILE
 from papillon.history import History, HistoryError, Result, record_played
-from papillon.notation import player_name
+from papillon.names import check_name, check_names
 from papillon.report import Standing, rank
+from papillon.seeds import MAX_SEED, check_seed, parse_seed, random_seed
 
 GAME_ID = re.compile(r"^[0-9]{1,12}-[0-9a-f]{8}$")
 """A saved game's id: its seed and 8 random hex digits (the file is ``<id>.jsonl`` in :func:`games_dir`)."""
-
-
-def check_seed(seed: int) -> int:
-    """The seed, if a game (or a table, :class:`papillon.table.Table`) can take it; SessionError (about ``seed``) if not.
-
-    >>> check_seed(10**50)
-    Traceback (most recent call last):
-    ...
-    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not a number of more than 40 digits
-    """
-    if not 0 <= seed <= MAX_SEED:
-        # str() of an int past 4,300 digits is itself an error, and a long one would flood the one line.
-        shown = str(seed) if abs(seed) < 10**QUOTE_MAX else f"a number of more than {QUOTE_MAX} digits"
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {shown}", parameter="seed")
-    return seed
-
-
-def random_seed() -> int:
-    """A seed for a game or a table that was given none (nine digits: easy to read out and type again)."""
-    return secrets.randbelow(10**9)
-
-
-def parse_seed(text: str) -> int | None:
-    """A seed as a person typed it: None for nothing (a random deal), else :func:`check_seed`'s.
-
-    >>> parse_seed(" 42 "), parse_seed("")
-    (42, None)
-    >>> parse_seed("12x")
-    Traceback (most recent call last):
-    ...
-    papillon.errors.SessionError: the seed is a whole number from 0 to 999999999999, not '12x'
-    """
-    text = text.strip()
-    if not text:
-        return None
-    if not (text.isascii() and text.isdigit()):
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
-    if len(text) > len(str(MAX_SEED)):  # no int() of a pasted page of digits
-        raise SessionError(f"the seed is a whole number from 0 to {MAX_SEED}, not {quote(text)}", parameter="seed")
-    return check_seed(int(text))
-
-
-def data_dir() -> Path:
-    """The user's papillon data folder: $PAPILLON_DATA_DIR, else the XDG data dir."""
-    if os.environ.get("PAPILLON_DATA_DIR"):
-        return Path(os.environ["PAPILLON_DATA_DIR"])
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "papillon"
 
 
 def new_game_id(seed: int) -> str:
@@ -114,26 +67,6 @@ def finished_game_id(log: GameLog, path: Path) -> str:
     """
     played = "\n".join([str(path.absolute()), *list(log.lines())[: 1 + len(log.events)]])  # the header and events, not the end
     return f"{log.seed}-{hashlib.blake2b(played.encode(), digest_size=4).hexdigest()}"
-
-
-def check_name(text: str) -> str:
-    """A person's name, trimmed; SessionError (one line) if it cannot be one.
-
-    The one check every front end uses: printable, no ``#`` (a ``.garden`` file reads the rest as a
-    comment), 1 to 60 characters (:func:`papillon.notation.player_name`).
-    """
-    try:
-        return player_name(text)
-    except ValueError as error:
-        raise SessionError(str(error)) from None
-
-
-def check_names(names: Sequence[str]) -> tuple[str, ...]:
-    """Every player's name checked by :func:`check_name`, and all different."""
-    checked = tuple(check_name(name) for name in names)
-    if len(set(checked)) != len(checked):
-        raise SessionError("each player needs a different name")
-    return checked
 
 
 def check_player_count(count: int, edition: Edition) -> int:
@@ -170,10 +103,6 @@ def _read_save(game_id: str, path: Path, limit: int) -> str:
         raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise SessionError(f"the saved game {game_id} cannot be read: {path.name}: not UTF-8 text") from None
-
-
-def games_dir(folder: str | Path | None = None) -> Path:
-    return Path(folder) / "games" if folder is not None else data_dir() / "games"
 
 
 @dataclass(frozen=True)
@@ -232,6 +161,10 @@ class PlaySession:
     """The bots' decisions since a person last decided."""
     stage_start: tuple[GameState, int] | None = None
     """The state and event count where this round's decisions began (the seats' undo replays from there)."""
+    note: str = ""
+    """What a resume had to repair (a last line cut off by a crash), to tell the players once."""
+    written: list[str] | None = None
+    """The log's lines on disk (None: unknown, the next save rewrites the file)."""
 
     # -- starting -----------------------------------------------------------------
 
@@ -244,8 +177,9 @@ class PlaySession:
         folder: str | Path | None = None,
         edition: Edition | None = None,
         edition_text: str | None = None,
+        play_bots: bool = True,
     ) -> PlaySession:
-        """A new game, played up to the first person's decision, and saved."""
+        """A new game, played up to the first person's decision (``play_bots=False``: not yet), and saved."""
         for seat in seats:
             if seat.bot is not None and seat.bot not in BOTS:
                 raise SessionError(f"unknown bot {seat.bot!r}: expected one of {', '.join(BOTS)}")
@@ -255,7 +189,9 @@ class PlaySession:
         directory = games_dir(folder)
         directory.mkdir(parents=True, exist_ok=True)
         game_id = new_game_id(seed)
-        session = cls.start(seed=seed, seats=seats, path=directory / f"{game_id}.jsonl", edition=edition, edition_text=edition_text)
+        session = cls.start(
+            seed=seed, seats=seats, path=directory / f"{game_id}.jsonl", edition=edition, edition_text=edition_text, play_bots=play_bots
+        )
         if edition_text is not None:
             write_atomic(session.path.with_suffix(".toml"), edition_text)
         session.save()
@@ -270,6 +206,7 @@ class PlaySession:
         path: Path,
         edition: Edition | None = None,
         edition_text: str | None = None,
+        play_bots: bool = True,
     ) -> PlaySession:
         """A new game saved to ``path`` (at the first round's end), played up to the first person's decision.
 
@@ -287,7 +224,8 @@ class PlaySession:
         log = GameLog(seed, edition, [{"name": n, "bot": s.bot} for n, s in zip(names, seats, strict=True)])
         game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(seed)
         session = cls(game_id, state, log, agents, path, (state, 0), edition_text)
-        session.advance()
+        if play_bots:
+            session.advance()
         return session
 
     @classmethod
@@ -310,8 +248,10 @@ class PlaySession:
         return session
 
     @classmethod
-    def resume(cls, game_id: str, folder: str | Path | None = None) -> PlaySession:
+    def resume(cls, game_id: str, folder: str | Path | None = None, *, play_bots: bool = True) -> PlaySession:
         """A saved game by id, replayed from its log (with its own edition, if it had one).
+
+        A last line cut off by a crash (no line end, not a whole record) is dropped, and :attr:`note` says so.
 
         SessionError about ``game_id`` when there is no such game; a SessionError of one line, naming the
         file but not the folder, when the save cannot be read (over its size limit, not UTF-8, damaged).
@@ -321,7 +261,7 @@ class PlaySession:
             raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
         custom = path.with_suffix(".toml")
         edition_text = _read_save(game_id, custom, MAX_TEXT_BYTES) if custom.is_file() else None
-        text = _read_save(game_id, path, MAX_LOG_BYTES)
+        text, note = drop_torn_line(_read_save(game_id, path, MAX_LOG_BYTES))
         try:
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
             log = parse_log(text, edition)
@@ -329,8 +269,13 @@ class PlaySession:
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError and EditionError are ValueErrors
             raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
-        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text)
-        session.advance()
+        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text, note=note)
+        if note:
+            session.save()  # the file whole again, without the torn line
+        else:
+            session.written = list(log.lines())
+        if play_bots:
+            session.advance()
         return session
 
     # -- playing ------------------------------------------------------------------
@@ -343,8 +288,11 @@ class PlaySession:
     def is_person(self, player: int) -> bool:
         return 0 <= player < len(self.agents) and self.agents[player] is None
 
-    def advance(self) -> list[Move]:
-        """Play chance and the bots up to a person's decision or the end; saves after each round."""
+    def advance(self, on_move: Callable[[Move], None] | None = None) -> list[Move]:
+        """Play chance and the bots up to a person's decision or the end; saves after each round and at the end.
+
+        ``on_move`` hears of each bot decision as it is taken (a web page shows the bots' progress).
+        """
         moves: list[Move] = []
         while not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player)):
             state = self.state
@@ -353,13 +301,23 @@ class PlaySession:
             if mover >= 0:
                 action = Action.parse(str(self.log.events[-1]["action"]))
                 moves.append(Move(state.game.players[mover], str(action), done_text(state, action)))
+                if on_move is not None:
+                    on_move(moves[-1])
             self._moved(state, after)
         self.moves += moves
+        if moves:
+            self.save()
         return moves
 
     def act(self, action: Action | str, player: int | None = None) -> list[Move]:
         """A person's decision (seat ``player``, default the lowest acting one; IllegalActionError
         leaves everything as it was), then the bots' turns."""
+        self.decide(action, player)
+        return self.advance()
+
+    def decide(self, action: Action | str, player: int | None = None) -> None:
+        """A person's decision (seat ``player``, default the lowest acting one), on disk when this returns
+        (IllegalActionError leaves everything as it was); no bot plays yet."""
         state = self.state
         seat = state.player if player is None else player
         if state.is_over() or state.is_chance() or not self.is_person(seat) or seat not in state.acting_players():
@@ -367,7 +325,11 @@ class PlaySession:
         after = decide(state, self.log, action, seat)
         self.moves = []
         self._moved(state, after)
-        return self.advance()
+        self.save()
+
+    def bots_to_play(self) -> bool:
+        """Whether chance or a bot moves next (:meth:`advance` has work to do)."""
+        return not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player))
 
     def choose(self, text: str) -> list[Move]:
         """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
@@ -401,6 +363,7 @@ class PlaySession:
         del self.log.events[count:]
         self.state = previous
         self.moves = []
+        self.save()
         return True
 
     def undo_seat(self, player: int) -> bool:
@@ -424,11 +387,62 @@ class PlaySession:
         return True
 
     def save(self) -> None:
-        """Write the log atomically (a failed save leaves the previous one whole)."""
-        write_atomic(self.path, self.log.text())
+        """Put the log on disk: the new lines appended and flushed to the disk when the file holds the rest,
+        else the whole log written atomically (a failed save leaves the previous one whole)."""
+        lines = list(self.log.lines())
+        old = self.written
+        appendable = old is not None and len(old) <= len(lines) and lines[: len(old)] == old and self.path.is_file()
+        if appendable and self.log.end is None:  # the end is written whole, once: a failed end save leaves the rounds'
+            assert old is not None
+            if len(old) < len(lines):
+                try:
+                    append_synced(self.path, "".join(line + "\n" for line in lines[len(old) :]))
+                except OSError:
+                    self.written = None  # a part may be on disk: the next save writes the whole log again
+                    raise
+        else:
+            write_atomic(self.path, "\n".join(lines) + "\n")
+        self.written = lines
 
     def summary(self) -> GameInfo:
         return GameInfo(self.id, self.log.seed, self.log.names, self.state.round, self.state.is_over(), _now())
+
+
+def append_synced(path: Path, text: str) -> None:
+    """Append ``text`` to ``path`` and wait until it is on the disk (an answer may say it was accepted)."""
+    with open(path, "ab") as stream:
+        stream.write(text.encode("utf-8"))
+        stream.flush()
+        os.fsync(stream.fileno())
+
+
+def drop_torn_line(text: str) -> tuple[str, str]:
+    """A log's text without a last line that a crash cut off mid-write, and a note saying so ("" if none was).
+
+    Lines are written whole and end with a line end; a last line without one that is not a whole JSON
+    record was being written when the power went.
+
+    >>> drop_torn_line('{"a":1}\\n{"player":0,"act')
+    ('{"a":1}\\n', 'the last decision was being saved when the server stopped and was lost: it is yours to take again')
+    """
+    if not text or text.endswith("\n"):
+        return text, ""
+    head, _, last = text.rpartition("\n")
+    try:
+        loads_json(last)
+    except ValueError:
+        note = "the last decision was being saved when the server stopped and was lost: it is yours to take again"
+        return (head + "\n" if head else ""), note
+    return text + "\n", ""
+
+
+def delete_game(game_id: str, folder: str | Path | None = None) -> None:
+    """Remove a saved game (its log and its edition file); SessionError about ``game_id`` if there is none."""
+    path = games_dir(folder) / f"{game_id}.jsonl"
+    if not GAME_ID.match(game_id) or not path.is_file():
+        raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
+    path.unlink()
+    path.with_suffix(".toml").unlink(missing_ok=True)
 
 
 # --------------------------------------------------------------------------- choices
@@ -604,11 +618,6 @@ def list_games(folder: str | Path | None = None) -> list[GameInfo]:
 # --------------------------------------------------------------------------- the history
 
 
-def history_path(folder: str | Path | None = None) -> Path:
-    """The score history (:mod:`papillon.history`) of a data folder (default: the user's)."""
-    return (Path(folder) if folder is not None else data_dir()) / HISTORY_FILE
-
-
 def personal_best(player: str, folder: str | Path | None = None) -> int | None:
     return History(history_path(folder)).personal_best(player)
 
@@ -628,6 +637,7 @@ def record_results(session: PlaySession, folder: str | Path | None = None) -> li
 
 
 __all__ = [
+    "MAX_SEED",
     "Choice",
     "GameInfo",
     "Move",
@@ -641,6 +651,8 @@ __all__ = [
     "check_player_count",
     "check_seed",
     "data_dir",
+    "delete_game",
+    "drop_torn_line",
     "explain_choices",
     "games_dir",
     "history_path",

@@ -22,7 +22,7 @@ from papillon.edition import Card, DieFace, Edition, Feature, standard_edition
 from papillon.engine.bots import RandomBot
 from papillon.engine.log import GameLog, step
 from papillon.engine.state import GameState, new_game
-from papillon.session import check_seed, random_seed
+from papillon.seeds import check_seed, random_seed
 
 
 @dataclass(frozen=True)
@@ -52,18 +52,35 @@ class Table:
     version: int = 0
 
     @classmethod
-    def new(cls, *, seed: int | None = None, edition: Edition | None = None) -> Table:
-        """A dealer for the game of ``seed`` (a random one if None); SessionError for a seed no game takes."""
+    def new(cls, *, seed: int | None = None, edition: Edition | None = None, table_id: str = "", watch_id: str = "") -> Table:
+        """A dealer for the game of ``seed`` (a random one if None); SessionError for a seed no game takes.
+
+        ``table_id`` and ``watch_id`` name a table being rebuilt (:meth:`restore`); a new one gets random ones.
+        """
         seed = random_seed() if seed is None else check_seed(seed)  # a table deals as a game of that seed would
         edition = edition or standard_edition()
         log = GameLog(seed, edition, [{"name": "table", "bot": "random"}])
         state = new_game(("table",), edition)
         state = step(state, log, [RandomBot()])  # the deal
         display = tuple(edition.features[code] for code in state.display)
-        table = cls(secrets.token_hex(6), secrets.token_hex(8), seed, edition, display, log=log)
+        table = cls(table_id or secrets.token_hex(6), watch_id or secrets.token_hex(8), seed, edition, display, log=log)
         table.states.append(state)
         table.logs.append(len(log.events))
         return table
+
+    @classmethod
+    def restore(cls, table_id: str, watch_id: str, seed: int, reveals: int) -> Table:
+        """The table of ``seed`` after ``reveals`` reveals: what it showed before a restart (the deal depends on the seed only)."""
+        table = cls.new(seed=seed, table_id=table_id, watch_id=watch_id)
+        for _ in range(reveals):
+            table.reveal()
+        table.version = reveals
+        return table
+
+    @property
+    def reveals(self) -> int:
+        """How many rounds are revealed."""
+        return len(self.states) - 1
 
     def now(self) -> Reveal:
         state = self.states[-1]

@@ -20,7 +20,7 @@ from papillon.web.app import CSRF_COOKIE, MAX_BODY_BYTES, create_app
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    c = TestClient(create_app(folder=tmp_path), raise_server_exceptions=False)
+    c = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
     c.get("/")
     return c
 
@@ -81,9 +81,10 @@ def test_a_large_request_is_refused(client: TestClient) -> None:
 
 def test_bad_new_game_inputs_are_one_clear_message(client: TestClient) -> None:
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "12x", "seat1": "human"})
-    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;12x&#x27;" in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#39;12x&#39;" in r.text
+    assert 'value="12x"' in r.text and '<option value="human" selected>' in r.text  # the form comes back as it was
     r = client.post("/games", data={"csrf": _csrf(client), "seed": "1000000000000", "seat1": "human"})
-    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#x27;1000000000000&#x27;" in r.text
+    assert r.status_code == 400 and "the seed is a whole number from 0 to 999999999999, not &#39;1000000000000&#39;" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "none"})
     assert r.status_code == 400 and "a game has 1 to 6 players, got 0" in r.text
     r = client.post("/games", data={"csrf": _csrf(client), "seat1": "human", "name1": "Al", "seat2": "human", "name2": "Al"})
@@ -101,7 +102,9 @@ def test_with_a_token_every_request_needs_it(tmp_path: Path) -> None:
     assert c.get("/?token=wrong").status_code == 403
     assert c.get("/?token=s3cret").status_code == 200
     assert c.get("/").status_code == 200  # the cookie carries it from now on
-    assert TestClient(create_app(folder=tmp_path, token="s3cret")).get("/static/app.js").status_code == 403
+    stranger = TestClient(create_app(folder=tmp_path, token="s3cret", loopback=False))
+    assert stranger.get("/history").status_code == 403 and stranger.get("/games/1-00000000").status_code == 403
+    assert stranger.get("/static/app.js").status_code == 200  # the page's own files need no key
 
 
 def test_illegal_action_is_the_engines_message(client: TestClient) -> None:
@@ -167,12 +170,13 @@ def test_resume_after_a_restart(client: TestClient, tmp_path: Path) -> None:
     game = _new(client)
     client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "start D2"})
     client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "pair 1"})
-    # Round 1 is not finished: the save holds the game up to round 1's roll, where Ann resumes.
-    again = TestClient(create_app(folder=tmp_path))
+    before = _choices(client.get(game).text)
+    # Round 1 is not finished, but every accepted decision is on disk: Ann resumes after her "pair 1".
+    again = TestClient(create_app(folder=tmp_path), base_url="http://localhost")
     home = again.get("/").text
     assert game in home and "Ann, greedy bot" in home
     resumed = again.get(game).text
-    assert "round 1/10" in resumed and _choices(resumed) == ["pair 1", "pair 2", "pair 3"]
+    assert "round 1/10" in resumed and _choices(resumed) == before and before[0].startswith("part ")
 
 
 def test_a_save_over_the_size_limit_is_left_off_the_list_and_says_why(client: TestClient, tmp_path: Path) -> None:
@@ -182,7 +186,7 @@ def test_a_save_over_the_size_limit_is_left_off_the_list_and_says_why(client: Te
     game_id = game.rsplit("/", 1)[1]
     with open(tmp_path / "games" / f"{game_id}.jsonl", "r+b") as save:
         save.truncate(MAX_LOG_BYTES + 1)  # sparse: its good header stays, zeros follow
-    again = TestClient(create_app(folder=tmp_path), raise_server_exceptions=False)  # a new server: nothing in memory
+    again = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
     assert game_id not in again.get("/").text
     r = again.get(game)
     assert r.status_code == 404 and "Traceback" not in r.text
@@ -239,7 +243,9 @@ def test_a_network_table_shows_a_qr_of_the_watch_link_with_the_token(tmp_path: P
     table = c.post("/tables", data={"csrf": c.cookies.get(CSRF_COOKIE), "seed": "7"}, follow_redirects=False).headers["location"]
     page = c.get(table).text
     assert 'aria-label="QR code of the watch link"' in page
-    assert re.search(r'id="watch-link" href="http://192\.168\.1\.5:8000/watch/[0-9a-f]+\?token=tok"', page)
+    # The watch link carries its own watch key (the address), never the host key.
+    watch = re.search(r'id="watch-link" href="http://192\.168\.1\.5:8000(/watch/[0-9a-f]{16})"', page)
+    assert watch and "tok" not in watch.group(0)
 
 
 def test_serve_command_on_loopback_has_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -264,7 +270,7 @@ def test_serve_command_on_the_network_prints_a_token_link_and_refuses_without_it
     link = re.match(r"papillon serve: open (http://192\.168\.1\.5:8123/\?token=([A-Za-z0-9_-]{20,}))\n", result.output)
     assert link, result.output
     app = calls[0]["app"]
-    web = TestClient(app)  # type: ignore[arg-type]
+    web = TestClient(app, base_url="http://localhost")  # type: ignore[arg-type]
     assert web.get("/").status_code == 403
     assert web.get(f"/?token={link.group(2)}").status_code == 200
 
@@ -285,7 +291,7 @@ def test_an_unexpected_error_is_the_friendly_page_not_a_traceback(client: TestCl
     monkeypatch.setattr(views, "play_view", broken)
     r = client.get(game)
     assert r.status_code == 500
-    assert "Something went wrong on the server. The game was saved at the last round." in r.text
+    assert "Something went wrong on the server. Every decision taken was saved." in r.text
     assert "internal detail" not in r.text and "Traceback" not in r.text
 
 
@@ -305,7 +311,7 @@ def test_a_game_with_an_edition_file_keeps_it_when_resumed(client: TestClient, t
     client.post(f"{game}/act", data={"csrf": _csrf(client), "action": "start B4"})
     assert "round 1/8" in client.get(game).text
     # A new server finds the edition saved beside the game, never a path from the client.
-    again = TestClient(create_app(folder=tmp_path))
+    again = TestClient(create_app(folder=tmp_path), base_url="http://localhost")
     assert "round 1/8" in again.get(game).text
     assert (tmp_path / "games" / f"{game.rsplit('/', 1)[1]}.toml").read_bytes() == HOUSE
 

@@ -26,7 +26,7 @@ EXAMPLES = Path(__file__).parent.parent / "sheets" / "examples"
 
 @pytest.fixture
 def client(tmp_path: Path) -> TestClient:
-    c = TestClient(create_app(folder=tmp_path), raise_server_exceptions=False)
+    c = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
     c.get("/")
     return c
 
@@ -202,7 +202,7 @@ def test_a_photo_that_is_not_a_sheet_says_why_with_a_hint(client: TestClient) ->
     Image.new("RGB", (800, 600), (200, 180, 160)).save(out, format="JPEG")
     status, _, html = _photo(client, out.getvalue())
     assert status == 400
-    reason = re.search(r'<p class="reason">([^<]+)</p>', html)
+    reason = re.search(r'<p role="alert" class="reason">([^<]+)</p>', html)
     assert reason and reason.group(1).startswith("the photo: ") and "\n" not in reason.group(1)
     assert "Hint:" in html
 
@@ -218,7 +218,7 @@ def test_an_oversized_upload_is_refused(client: TestClient) -> None:
 
 def test_a_game_night_from_two_phones(tmp_path: Path) -> None:
     app = create_app(folder=tmp_path)
-    ann, bob = TestClient(app), TestClient(app)
+    ann, bob = TestClient(app, base_url="http://localhost"), TestClient(app, base_url="http://localhost")
     ann.get("/")
     bob.get("/")
     night = ann.post("/nights", data={"csrf": _csrf(ann), "players": "Ann, Bob\nCy"}, follow_redirects=False).headers["location"]
@@ -257,7 +257,7 @@ def test_a_night_needs_different_names(client: TestClient) -> None:
 
 
 def _alert(html: str) -> str:
-    found = re.search(r'<p role="alert">(.*?)</p>', html)
+    found = re.search(r'<p role="alert"[^>]*>(.*?)</p>', html)
     assert found, html
     return unescape(found[1])
 
@@ -318,7 +318,7 @@ def test_six_phones_adding_sheets_at_once_lose_and_mix_nothing(tmp_path: Path) -
     import threading
 
     app = create_app(folder=tmp_path)
-    host = TestClient(app)
+    host = TestClient(app, base_url="http://localhost")
     host.get("/")
     names = [f"P{i}" for i in range(6)]
     night = host.post("/nights", data={"csrf": _csrf(host), "players": ",".join(names)}, follow_redirects=False).headers["location"]
@@ -326,7 +326,7 @@ def test_six_phones_adding_sheets_at_once_lose_and_mix_nothing(tmp_path: Path) -
     errors: list[str] = []
 
     def phone(index: int) -> None:
-        c = TestClient(app)
+        c = TestClient(app, base_url="http://localhost")
         c.get("/")
         # P<i> has i % 5 + 1 red flowers in row 1
         garden = Garden.empty()

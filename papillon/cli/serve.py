@@ -43,7 +43,12 @@ def command(host: str, port: int, open_browser: bool) -> None:
     if host in ("0.0.0.0", "::"):
         base = f"http://{_lan_address()}:{port}"
     url = base + (f"/?token={token}" if token else "/")
-    app = create_app(token=token, base_url=base, loopback=loopback)
+    from papillon.errors import PapillonError
+
+    try:
+        app = create_app(token=token, base_url=base, loopback=loopback)
+    except PapillonError as error:  # the server's store cannot be opened: one line, no path, no traceback
+        raise click.ClickException(str(error)) from None
     click.echo(f"papillon serve: open {url}")
     if token:
         click.echo("Anyone on your network with this link (and its token) can play and watch; stop the server with Ctrl+C.")

@@ -49,12 +49,11 @@ from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import loads_json
 from papillon.notation import player_name
+from papillon.seeds import MAX_SEED
 
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
-MAX_SEED = 10**12 - 1
-"""The largest seed a game takes (twelve digits: a game id holds it); a log's seed is held to it too."""
 
 
 def derive_seed(seed: int, *parts: object) -> int:

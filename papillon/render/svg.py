@@ -225,8 +225,8 @@ def _svg(view: tuple[float, float, float, float], body: str, *, label: str, css_
 
 def _hit(shape: str, *, id: str, label: str, action: str | None, extra: str = "") -> str:
     """A hit shape (an element's markup without its closing ``/>``) with its id, name and, for a target, its action."""
-    if action is None:
-        return f'{shape} id="{id}" class="hit area{extra}" aria-label="{escape(label)}"/>'
+    if action is None:  # role="img": a name on a shape without a role is not read out (screen readers skipped the plots)
+        return f'{shape} id="{id}" class="hit area{extra}" role="img" aria-label="{escape(label)}"/>'
     return (
         f'{shape} id="{id}" class="hit area target{extra}" role="button" tabindex="0" '
         f'data-action="{escape(action)}" aria-label="{escape(label)}"/>'
@@ -562,8 +562,12 @@ def _corner_icon(pen: SvgPen, corner: str, cx: float, cy: float, r: float) -> No
     pen.fill(WHITE)
     pen.stroke(pal.ink, 0.35)
     pen.circle(cx, cy, r, fill=True)
-    if corner == "feature":
-        icons.occupant(pen, "gz", cx, cy, r * 0.75)
+    if corner == "feature":  # any feature tile, so no one feature's picture: a blank tile with a plus
+        side = r * 0.6
+        pen.rect(Rect(cx - side, cy - side, 2 * side, 2 * side), radius_mm=r * 0.12, stroke=True)
+        pen.stroke(pal.ink, 0.5)
+        pen.line(cx - side * 0.55, cy, cx + side * 0.55, cy)
+        pen.line(cx, cy - side * 0.55, cx, cy + side * 0.55)
     elif corner == "brick":
         icons.brick(pen, Segment(cx - r * 0.6, cy, cx + r * 0.6, cy), thickness_mm=r * 0.5)
     else:

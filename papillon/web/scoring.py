@@ -13,10 +13,11 @@ import re
 import secrets
 import tempfile
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
@@ -25,20 +26,40 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
+from papillon.datafolder import photos_dir
 from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
+from papillon.names import check_name
 from papillon.notation import MAX_NAME
 from papillon.render.svg import cell_words, garden_svg, qr_svg
 from papillon.score import CATEGORIES, CATEGORY_TITLES
-from papillon.scoresheet import MAX_PHOTO_BYTES, PHOTO_HINT, EntryError, Night, SheetEntry, check_photo, plot_choices, results_png
-from papillon.session import check_name, history_path
-from papillon.web import views
+from papillon.scoresheet import (
+    MAX_PHOTO_BYTES,
+    PHOTO_HINT,
+    Doubt,
+    EntryError,
+    Night,
+    SheetEntry,
+    check_photo,
+    plot_choices,
+    results_png,
+)
+from papillon.web import photos, views
+from papillon.web.keys import Access, new_key
+from papillon.web.store import KeyRow, NightSheetRow, SheetRow, Store
 
-if TYPE_CHECKING:
-    from papillon.web.app import Papillon
+
+class ScoreServer(Protocol):
+    """What the score-night pages need of the app (:class:`papillon.web.app.Papillon`), without importing it."""
+
+    folder: Path
+    base_url: str
+    loopback: bool
+    score_night: ScoreNight
+
 
 ID = re.compile(r"^[0-9a-f]{12}$")
 MAX_ENTRIES = 300
@@ -65,35 +86,71 @@ class Sheet:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-@dataclass
 class ScoreNight:
-    """The score-night state of the app."""
+    """The score-night state of the app: sheets being entered and nights, kept in the store, cached in memory."""
 
-    sheets: dict[str, Sheet] = field(default_factory=dict)
-    nights: dict[str, Night] = field(default_factory=dict)
-    night_entries: dict[tuple[str, str], int] = field(default_factory=dict)
-    """(night, player) -> history entry id: a sheet added again replaces the player's entry of that night."""
-    lock: threading.Lock = field(default_factory=threading.Lock)
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.sheets: OrderedDict[str, Sheet] = OrderedDict()
+        self.nights: OrderedDict[str, Night] = OrderedDict()
+        self.lock = threading.Lock()
 
     def sheet(self, sheet_id: str) -> Sheet:
-        found = self.sheets.get(sheet_id) if ID.match(sheet_id) else None
+        with self.lock:
+            found = self.sheets.get(sheet_id) if ID.match(sheet_id) else None
         if found is None:
-            raise HTTPException(404, "There is no such sheet (a server keeps sheets being entered until it stops).")
+            row = self.store.sheet(sheet_id) if ID.match(sheet_id) else None
+            if row is None:
+                raise HTTPException(404, "There is no such sheet.")
+            entry = SheetEntry.from_notation(row.notation)
+            entry = replace(entry, source=row.source, doubts=tuple(Doubt(item, words) for item, words in row.doubts))
+            found = Sheet(row.id, entry, row.night, row.player, row.read_png, row.recorded)
+            self._keep(self.sheets, found.id, found, MAX_ENTRIES)
         return found
 
     def night(self, night_id: str) -> Night:
-        found = self.nights.get(night_id) if ID.match(night_id) else None
+        with self.lock:
+            found = self.nights.get(night_id) if ID.match(night_id) else None
         if found is None:
-            raise HTTPException(404, "There is no such game night.")
+            stored = self.store.night(night_id) if ID.match(night_id) else None
+            if stored is None:
+                raise HTTPException(404, "There is no such game night.")
+            players, version, rows = stored
+            found = Night(night_id, players, version=version)
+            for row in rows:
+                found.sheets[row.player] = replace(SheetEntry.from_notation(row.notation), source=row.source)
+                found.recorded[row.player] = row.history_id
+            self._keep(self.nights, night_id, found, MAX_NIGHTS)
         return found
+
+    def _keep(self, cache: OrderedDict[str, Any], key: str, value: object, most: int) -> None:
+        with self.lock:
+            cache[key] = value
+            while len(cache) > most:
+                cache.popitem(last=False)  # in the store: it reloads when asked for
+
+    def save_sheet(self, sheet: Sheet) -> None:
+        """Put the sheet in the store (before the answer says the edit was made)."""
+        entry = sheet.entry
+        doubts = [(d.item, d.words) for d in entry.doubts]
+        self.store.save_sheet(
+            SheetRow(sheet.id, entry.notation(), entry.source, doubts, sheet.night, sheet.player, sheet.read_png, sheet.recorded)
+        )
 
     def add_sheet(self, entry: SheetEntry, *, night: str = "", player: str = "", read_png: str = "") -> Sheet:
         sheet = Sheet(secrets.token_hex(6), entry, night, player, read_png)
-        with self.lock:
-            if len(self.sheets) >= MAX_ENTRIES:
-                self.sheets.pop(next(iter(self.sheets)))
-            self.sheets[sheet.id] = sheet
+        self.save_sheet(sheet)
+        self._keep(self.sheets, sheet.id, sheet, MAX_ENTRIES)
         return sheet
+
+    def add_night(self, night: Night) -> None:
+        self.store.save_night(night.id, night.players, night.version)
+        for player in night.players:
+            self.store.add_key(KeyRow(new_key(), "night", night.id, player))
+        self._keep(self.nights, night.id, night, MAX_NIGHTS)
+
+    def recent_nights(self, count: int) -> list[Night]:
+        return [self.night(night_id) for night_id in self.store.recent_nights(count)]
 
 
 def _mark_doubts(svg: str, ids: list[str]) -> str:
@@ -148,7 +205,7 @@ def _text(form: FormData, name: str, limit: int = 200) -> str:
 
 
 def _player(form: FormData, *, required: bool = False) -> str:
-    """The form's player name by the one name rule (:func:`papillon.session.check_name`); "" if none is given nor required."""
+    """The form's player name by the one name rule (:func:`papillon.names.check_name`); "" if none is given nor required."""
     name = _text(form, "player")
     if not name and not required:
         return ""
@@ -159,14 +216,23 @@ def _player(form: FormData, *, required: bool = False) -> str:
 
 
 def _read_photo(data: bytes) -> tuple[SheetEntry, str]:
-    """Run the scanner on the photo's bytes; the entry and the rectified sheet with the readings drawn (a data: URL)."""
+    """Run the scanner on the photo, reduced to the size it works at; the entry and the rectified sheet with the readings drawn."""
+    try:
+        return _scan(data)
+    finally:
+        photos.give_back_memory()
+
+
+def _scan(data: bytes) -> tuple[SheetEntry, str]:
     from papillon.scan import ScanReviewError, read_photo
 
-    with tempfile.TemporaryDirectory(prefix="papillon-photo-") as folder:
+    with photos.DECODING, tempfile.TemporaryDirectory(prefix="papillon-photo-") as folder:  # at most two photos at once
+        small = photos.reduced(data)
         try:
-            result = read_photo(data, accept_uncertain=True, debug_dir=folder, debug_stem="photo", name="the photo")
+            result = read_photo(small, accept_uncertain=True, debug_dir=folder, debug_stem="photo", name="the photo")
         except ScanReviewError as error:  # not raised with accept_uncertain, but its result is as good
             result = error.result
+        del small
         png = Path(folder) / "photo-read.png"
         read_png = _small_png_url(png.read_bytes()) if png.is_file() else ""
     return SheetEntry.from_scan(result), read_png
@@ -185,31 +251,68 @@ def _small_png_url(data: bytes) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
 
 
-def score_routes(
-    papillon: Papillon, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
-) -> list[Route]:
-    """The score-night routes; ``form`` is the app's CSRF-checked form reader."""
-    state = ScoreNight()
-    papillon.score_night = state
+class ScoreViews:
+    """The score-night pages of one app: a sheet from a photo or tapped in, game nights, the history."""
 
-    def history() -> History:
+    def __init__(
+        self, papillon: ScoreServer, pages: views.Pages, form: Callable[[Request], Awaitable[FormData]], *, max_photo_form: int
+    ) -> None:
+        self.papillon = papillon
+        self.pages = pages
+        self.form = form
+        """The app's CSRF-checked form reader."""
+        self.max_photo_form = max_photo_form
+        self.state = papillon.score_night
+
+    def routes(self) -> list[Route]:
+        return [
+            Route("/score", self.score_home),
+            Route(PHOTO_PATH, self.photo, methods=["POST"]),
+            Route("/score/new", self.blank, methods=["POST"]),
+            Route("/sheets/{sheet_id}", self.sheet_page),
+            Route("/sheets/{sheet_id}/act", self.sheet_act, methods=["POST"]),
+            Route("/sheets/{sheet_id}/garden", self.sheet_garden),
+            Route("/sheets/{sheet_id}/record", self.sheet_record, methods=["POST"]),
+            Route("/nights", self.new_night, methods=["POST"]),
+            Route("/nights/{night_id}", self.night_page),
+            Route("/nights/{night_id}/version", self.night_version),
+            Route("/nights/{night_id}/results.png", self.night_png),
+            Route("/history", self.history_page),
+            Route("/history/plot.png", self.history_plot),
+        ]
+
+    def history(self) -> History:
         try:
-            return open_history(papillon.folder)
+            return open_history(self.papillon.folder)
         except HistoryError as error:
-            raise HTTPException(500, str(error)) from None
+            raise HTTPException(503, str(error)) from None
 
-    def share_url(path: str) -> str:
-        return f"{papillon.base_url}{path}" + (f"?token={papillon.token}" if papillon.token else "")
+    def access(self, request: Request) -> Access:
+        found: Access = request.scope["state"]["access"]
+        return found
 
-    async def score_home(request: Request) -> Response:
-        return pages.render(request, "score.html", error="", hint="", nights=list(state.nights.values())[-5:])
+    def own_sheet(self, request: Request, sheet_id: str) -> Sheet:
+        sheet = self.state.sheet(sheet_id)
+        if not self.access(request).may_enter(sheet.night, sheet.player):
+            raise HTTPException(403, "This link lets a phone fix only its own player's sheet.")
+        return sheet
 
-    async def photo(request: Request) -> Response:
-        posted = await request.form(max_files=1, max_fields=10, max_part_size=max_photo_form)
-        await form(request)  # the CSRF and origin checks (the form is parsed once and cached)
+    def where(self, request: Request, posted: FormData) -> tuple[Night | None, str]:
+        """The night and player a new sheet is for: the form's, or the night key's own (a phone cannot choose another)."""
+        mine = self.access(request)
+        if not mine.host:
+            return self.state.night(mine.target), mine.player
+        night_id = _text(posted, "night", 12)
+        return (self.state.night(night_id) if night_id else None), _player(posted)
+
+    async def score_home(self, request: Request) -> Response:
+        return self.pages.render(request, "score.html", error="", hint="", nights=self.state.recent_nights(5), values={})
+
+    async def photo(self, request: Request) -> Response:
+        posted = await request.form(max_files=1, max_fields=10, max_part_size=self.max_photo_form)
+        await self.form(request)  # the CSRF and origin checks (the form is parsed once and cached)
         upload = posted.get("photo")
-        night_id, player = _text(posted, "night", 12), _player(posted)
-        night = state.night(night_id) if night_id else None
+        night, player = self.where(request, posted)
         if not isinstance(upload, UploadFile):
             raise HTTPException(400, "Choose a photo of the sheet first.")
         data = await upload.read(MAX_PHOTO_BYTES + 1)
@@ -217,37 +320,54 @@ def score_routes(
             check_photo(data)
             entry, read_png = await run_in_threadpool(_read_photo, data)
         except (EntryError, ScanError) as error:
-            page = pages.render(request, "score.html", error=str(error), hint=PHOTO_HINT, nights=[night] if night else [])
+            page = self.pages.render(request, "score.html", error=str(error), hint=PHOTO_HINT, nights=[night] if night else [], values={})
             page.status_code = 400
             return page
-        sheet = state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
+        sheet = self.state.add_sheet(entry, night=night.id if night else "", player=player, read_png=read_png)
         if _text(posted, "keep") == "yes":  # photos are kept only when asked, named by the server
-            folder = (Path(papillon.folder) if papillon.folder is not None else history_path(None).parent) / "photos"
+            folder = photos_dir(self.papillon.folder)
             folder.mkdir(parents=True, exist_ok=True)
             write_atomic(folder / f"{sheet.id}.img", data)
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
 
-    async def blank(request: Request) -> Response:
-        posted = await form(request)
-        night_id = _text(posted, "night", 12)
-        night = state.night(night_id) if night_id else None
+    async def blank(self, request: Request) -> Response:
+        posted = await self.form(request)
+        night, player = self.where(request, posted)
         text = _text(posted, "notation", 20_000)
         try:
             entry = SheetEntry.from_notation(text) if text else SheetEntry.blank()
         except PapillonError as error:
-            raise HTTPException(400, str(error)) from None
-        sheet = state.add_sheet(entry, night=night.id if night else "", player=_player(posted))
+            page = self.pages.render(
+                request, "score.html", error=str(error), hint="", nights=[night] if night else [], values={"notation": text}
+            )
+            page.status_code = 400
+            return page
+        named = dict(entry.garden.meta).get("player", "")
+        if not player and named:  # a pasted .garden names its player
+            try:
+                player = check_name(named)
+            except SessionError:
+                player = ""
+        sheet = self.state.add_sheet(entry, night=night.id if night else "", player=player)
         return RedirectResponse(f"/sheets/{sheet.id}", status_code=303)
 
-    async def sheet_page(request: Request) -> Response:
-        sheet = state.sheet(request.path_params["sheet_id"])
-        night = state.nights.get(sheet.night)
+    async def sheet_page(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        night = self.state.night(sheet.night) if sheet.night else None
         values = sheet_view(sheet, request.query_params.get("plot", "")[:2], night)
-        return pages.render(request, "sheet.html", **values, message=request.query_params.get("saved", "")[:10])
+        replacing = night.sheets.get(sheet.player) if night is not None and sheet.recorded == 0 else None
+        return self.pages.render(
+            request,
+            "sheet.html",
+            **values,
+            message=request.query_params.get("saved", "")[:10],
+            replacing=replacing.card().total if replacing is not None else None,
+            data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
+        )
 
-    async def sheet_act(request: Request) -> Response:
-        sheet = state.sheet(request.path_params["sheet_id"])
-        posted = await form(request)
+    async def sheet_act(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        posted = await self.form(request)
         action = _text(posted, "action", 40)
         verb, subject = verb_and_subject(action)
         if verb == "plot":  # a tap on a plot opens its chooser
@@ -262,85 +382,99 @@ def score_routes(
             except EntryError as error:
                 raise HTTPException(400, str(error)) from None
             sheet.recorded = 0
+            self.state.save_sheet(sheet)  # in the store before the answer
         return RedirectResponse(f"/sheets/{sheet.id}#sheet", status_code=303)
 
-    async def sheet_garden(request: Request) -> Response:
-        sheet = state.sheet(request.path_params["sheet_id"])
+    async def sheet_garden(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
         name = re.sub(r"[^A-Za-z0-9_-]", "", sheet.player) or "sheet"
         headers = {"content-disposition": f'attachment; filename="{name}.garden"'}
         return Response(sheet.entry.notation(sheet.player), media_type="text/plain; charset=utf-8", headers=headers)
 
-    async def sheet_record(request: Request) -> Response:
-        sheet = state.sheet(request.path_params["sheet_id"])
-        posted = await form(request)
+    async def sheet_record(self, request: Request) -> Response:
+        sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        posted = await self.form(request)
         player = sheet.player or _player(posted, required=True)
-        night = state.nights.get(sheet.night)
+        night = self.state.night(sheet.night) if sheet.night else None
         with sheet.lock:
             entry = sheet.entry
             try:
                 entry.check_counts()  # the same words as a night's
             except EntryError as error:
                 raise HTTPException(400, str(error)) from None
+            if night is not None and player in night.sheets and _text(posted, "replace") != "yes":
+                old = night.sheets[player].card().total
+                new = entry.card().total
+                return self.pages.render(request, "replace.html", sheet=sheet, player=player, old=old, new=new, night=night)
             game = f"night-{night.id}" if night else ""
             record = scored_entry(entry.garden, player=player, source=entry.source, edition=entry.edition, game=game)
             try:
                 if night is not None:
                     night.add(player, entry)
-                    old = state.night_entries.get((night.id, player))
-                    sheet.recorded = history().add(record, replacing=old)
-                    state.night_entries[(night.id, player)] = sheet.recorded
+                    sheet.recorded = self.history().add(record, replacing=night.replaces(player))
+                    night.recorded[player] = sheet.recorded
+                    self.state.store.save_night_sheet(
+                        night.id, night.version, NightSheetRow(player, entry.notation(), entry.source, sheet.recorded)
+                    )
                 else:
-                    sheet.recorded = history().add(record)
+                    sheet.recorded = self.history().add(record)
             except (EntryError, HistoryError) as error:
                 raise HTTPException(400, str(error)) from None
+            self.state.save_sheet(sheet)
         if night is not None:
             return RedirectResponse(f"/nights/{night.id}", status_code=303)
         return RedirectResponse(f"/sheets/{sheet.id}?saved=yes", status_code=303)
 
-    async def new_night(request: Request) -> Response:
-        posted = await form(request)
-        names = re.split(r"[,\n]", _text(posted, "players", 1000))
+    async def new_night(self, request: Request) -> Response:
+        posted = await self.form(request)
+        text = _text(posted, "players", 1000)
         try:
-            night = Night.new(names)
+            night = Night.new(re.split(r"[,\n]", text))
         except EntryError as error:
-            raise HTTPException(400, str(error)) from None
-        with state.lock:
-            if len(state.nights) >= MAX_NIGHTS:
-                state.nights.pop(next(iter(state.nights)))
-            state.nights[night.id] = night
+            page = self.pages.render(request, "score.html", error=str(error), hint="", nights=[], values={"players": text})
+            page.status_code = 400
+            return page
+        self.state.add_night(night)
         return RedirectResponse(f"/nights/{night.id}", status_code=303)
 
-    async def night_page(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
-        url = share_url(f"/nights/{night.id}")
-        return pages.render(
+    async def night_page(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
+        mine = self.access(request)
+        joins = []
+        if mine.host:
+            for row in self.state.store.keys_for("night", night.id):
+                url = f"{self.papillon.base_url}/nights/{night.id}?key={row.key}"
+                qr = qr_svg(url, label=f"QR code of {row.player}'s link") if not self.papillon.loopback else ""
+                joins.append({"player": row.player, "url": url, "qr": qr})
+        return self.pages.render(
             request,
             "night.html",
             night=night,
             ranking=night.ranking(),
-            share_url=url,
-            qr=qr_svg(url, label="QR code of this night's link") if not papillon.loopback else "",
-            loopback=papillon.loopback,
+            joins=joins,
+            players=night.players if mine.host else (mine.player,),
+            loopback=self.papillon.loopback,
+            data={"id": night.id, "version": night.version},
         )
 
-    async def night_version(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
+    async def night_version(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
         return JSONResponse({"version": night.version}, headers={"cache-control": "no-store"})
 
-    async def night_png(request: Request) -> Response:
-        night = state.night(request.path_params["night_id"])
+    async def night_png(self, request: Request) -> Response:
+        night = self.state.night(request.path_params["night_id"])
         data = await run_in_threadpool(results_png, night)
         headers = {"content-disposition": f'inline; filename="papillon-night-{night.id}.png"', "cache-control": "no-store"}
         return Response(data, media_type="image/png", headers=headers)
 
-    async def history_page(request: Request) -> Response:
-        store = history()
+    async def history_page(self, request: Request) -> Response:
+        store = self.history()
         entries = await run_in_threadpool(store.entries)
         player = request.query_params.get("player", "")[:MAX_NAME]
         names = sorted({e.player for e in entries}, key=str.casefold)
         stats = [player_stats(entries, name) for name in names]
         mine = [e for e in entries if e.player == player][-50:] if player else []
-        return pages.render(
+        return self.pages.render(
             request,
             "history.html",
             stats=stats,
@@ -350,12 +484,12 @@ def score_routes(
             categories=[(c, CATEGORY_TITLES[c]) for c in CATEGORIES],
         )
 
-    async def history_plot(request: Request) -> Response:
+    async def history_plot(self, request: Request) -> Response:
         from papillon.web.plots import category_profile_png, score_over_time_png
 
         player = request.query_params.get("player", "")[:MAX_NAME]
         kind = request.query_params.get("kind", "")
-        entries = [e for e in history().entries() if e.player == player]
+        entries = [e for e in self.history().entries() if e.player == player]
         if not entries:
             raise HTTPException(404, f"No games recorded for {player!r}.")
         if kind == "time":
@@ -365,19 +499,3 @@ def score_routes(
         else:
             raise HTTPException(404, "There is no such picture.")
         return Response(data, media_type="image/png", headers={"cache-control": "no-store"})
-
-    return [
-        Route("/score", score_home),
-        Route(PHOTO_PATH, photo, methods=["POST"]),
-        Route("/score/new", blank, methods=["POST"]),
-        Route("/sheets/{sheet_id}", sheet_page),
-        Route("/sheets/{sheet_id}/act", sheet_act, methods=["POST"]),
-        Route("/sheets/{sheet_id}/garden", sheet_garden),
-        Route("/sheets/{sheet_id}/record", sheet_record, methods=["POST"]),
-        Route("/nights", new_night, methods=["POST"]),
-        Route("/nights/{night_id}", night_page),
-        Route("/nights/{night_id}/version", night_version),
-        Route("/nights/{night_id}/results.png", night_png),
-        Route("/history", history_page),
-        Route("/history/plot.png", history_plot),
-    ]

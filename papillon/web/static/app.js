@@ -10,8 +10,39 @@ function send(action) {
   field.name = "action";
   field.value = action;
   form.appendChild(field);
-  form.submit();
+  post(form, null);
 }
+
+// A game's clicks replace the page instead of adding to the history: Back leaves the game in one press,
+// not one press per click. Without fetch (or on a network error) the form is sent the ordinary way.
+function post(form, submitter) {
+  if (!form.matches("[data-replace]") || !window.fetch) {
+    form.submit();
+    return;
+  }
+  const data = new FormData(form);
+  if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+  // getAttribute: form.action would be the field named "action"
+  fetch(form.getAttribute("action"), { method: "POST", body: new URLSearchParams(data), credentials: "same-origin" })
+    .then(async (response) => {
+      if (response.ok) {
+        location.replace(response.url);
+        return;
+      }
+      const page = await response.text(); // the error page, with its words and its links
+      document.open();
+      document.write(page);
+      document.close();
+    })
+    .catch(() => form.submit());
+}
+
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (!form.matches("form[data-replace]")) return;
+  event.preventDefault();
+  post(form, event.submitter);
+});
 
 document.addEventListener("click", (event) => {
   const target = event.target.closest("svg .target[data-action], svg.target[data-action]");
@@ -30,12 +61,51 @@ document.addEventListener("keydown", (event) => {
     send(focused.dataset.action);
     return;
   }
+  if (/^[0-9]$/.test(event.key)) {
+    event.preventDefault();
+    typeNumber(event.key);
+    return;
+  }
   const button = document.querySelector(`[data-key="${CSS.escape(event.key)}"]`);
   if (button) {
     event.preventDefault();
-    button.click();
+    take(button);
   }
 });
+
+// Choices are numbered past 9: digits typed in a row make one number ("2" then "4" is choice 24). A number
+// that no longer one starts with is taken at once; otherwise after a short pause.
+let typed = "";
+let typedTimer = null;
+
+function typeNumber(digit) {
+  typed += digit;
+  clearTimeout(typedTimer);
+  const exact = document.querySelector(`[data-key="${typed}"]`);
+  const longer = document.querySelector(`[data-key^="${typed}"]:not([data-key="${typed}"])`);
+  if (!longer) {
+    typed = "";
+    if (exact) take(exact);
+    return;
+  }
+  typedTimer = setTimeout(() => {
+    const chosen = document.querySelector(`[data-key="${typed}"]`);
+    typed = "";
+    if (chosen) take(chosen);
+  }, 900);
+}
+
+// A choice folded away (the list of choices on the sheet) is shown and focused first, never taken unseen.
+function take(button) {
+  const folded = button.closest("details:not([open])");
+  if (folded) {
+    folded.open = true;
+    button.focus();
+    button.scrollIntoView({ block: "center" });
+    return;
+  }
+  button.click();
+}
 
 // A watch page follows its table: it asks for the table's version and reloads when it changes.
 const watch = document.getElementById("watch");
