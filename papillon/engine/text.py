@@ -167,8 +167,8 @@ def describe(state: GameState, action: str) -> str:
         task = state.tasks[-1]
         assert isinstance(task, MoveFrom)
         mask = next(m for e, m in _moves(state, _board(state), task.plot) if e == PLOT_BY_NAME[arg])
-        entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
-        return f"move to {arg}, filling the butterfly spaces of {entered}"
+        entered = [PLOT_NAMES[p] for p in PLOTS if mask >> p & 1]
+        return f"move to {arg}, filling the {words.noun(len(entered), 'butterfly space')} of {' '.join(entered)}"
     if verb == "plot":
         cell = _board(state).cells[PLOT_BY_NAME[arg]]
         return f"use plot {arg} (now {cell_words(cell, edition)})"

@@ -1,0 +1,60 @@
+"""Small promises of the words on screen (issue 23, items 12 and 15): each was wrong once."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from papillon.cli import main
+from papillon.engine.state import new_game
+from papillon.engine.text import describe
+from papillon.scan import review_marks
+
+
+def _move_descriptions(seed: int) -> list[str]:
+    """What `?` says of every "to PLOT" choice met in a random solo game."""
+    rng = random.Random(seed)
+    state = new_game()
+    found = []
+    while not state.is_over():
+        if state.is_chance():
+            state = state.apply(state.sample_chance(rng))
+            continue
+        actions = state.legal_actions()
+        found += [describe(state, a) for a in actions if a.startswith("to ")]
+        state = state.apply(rng.choice(actions))
+    return found
+
+
+def test_15_a_move_filling_one_butterfly_space_says_space():
+    said = _move_descriptions(0)
+    assert "move to D1, filling the butterfly space of D1" in said
+    assert "move to D4, filling the butterfly spaces of D3 D4" in said
+    for sentence in said:
+        plots = sentence.rsplit(" of ", 1)[1].split()
+        assert ("spaces of" in sentence) == (len(plots) > 1), sentence
+
+
+GARDEN = "papillon garden v1\nplayer: Ann\n"
+EXAMPLE = Path(__file__).resolve().parent.parent / "sheets" / "examples" / "notation-example.garden"
+
+
+def test_15_only_hash_space_question_mark_is_a_review_mark():
+    assert review_marks(GARDEN + "# ? C3: read red (0.62), runner-up purple (0.31)\n") == ["# ? C3: read red (0.62), runner-up purple (0.31)"]
+    assert review_marks(GARDEN + "  # ? indented, still a mark\n") == ["# ? indented, still a mark"]
+    assert review_marks(GARDEN + "#? note\n#?\n#  ? two spaces\n# note?\n") == []
+
+
+def test_15_a_hash_question_mark_note_does_not_block_score(tmp_path):
+    garden = tmp_path / "ann.garden"
+    garden.write_text(EXAMPLE.read_text(encoding="utf-8") + "#? note to self: recount the bees\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(garden)])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"Total\s+\d+", result.output)
+    garden.write_text(EXAMPLE.read_text(encoding="utf-8") + "# ? C3: read red (0.62), runner-up purple (0.31)\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(garden)])
+    assert result.exit_code == 1
+    assert "1 reading still marked for review ('# ?' lines)" in result.output
