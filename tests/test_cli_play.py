@@ -411,7 +411,7 @@ def test_picture_must_be_png_pdf_or_none(runner, tmp_path, picture):
 def test_hints_carry_the_edition(runner, tmp_path):
     (tmp_path / "mine.toml").write_text("[rules]\nbutterfly_steps = 2\n")
     first = play(runner, "--seed", "9", "--save", "part.jsonl", "--edition", "mine.toml", input="1\n" * 5 + "q\n")
-    assert "carry on with: papillon play --resume part.jsonl --edition mine.toml\n" in first.output
+    assert re.search(r"carry on with:\s+papillon play --resume part.jsonl --edition mine.toml\n", first.output)  # 86 columns: two lines
     resumed = play(runner, "--resume", "part.jsonl", "--edition", "mine.toml")
     assert resumed.exit_code == 0 and "Game log: part.jsonl (papillon replay part.jsonl --edition mine.toml)" in resumed.output
     replayed = runner.invoke(main, ["replay", "part.jsonl", "--edition", "mine.toml"])

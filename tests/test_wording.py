@@ -6,6 +6,7 @@ import random
 import re
 from pathlib import Path
 
+import click
 from click.testing import CliRunner
 
 from papillon.cli import main
@@ -43,7 +44,8 @@ EXAMPLE = Path(__file__).resolve().parent.parent / "sheets" / "examples" / "nota
 
 
 def test_15_only_hash_space_question_mark_is_a_review_mark():
-    assert review_marks(GARDEN + "# ? C3: read red (0.62), runner-up purple (0.31)\n") == ["# ? C3: read red (0.62), runner-up purple (0.31)"]
+    mark = "# ? C3: read red (0.62), runner-up purple (0.31)"
+    assert review_marks(GARDEN + mark + "\n") == [mark]
     assert review_marks(GARDEN + "  # ? indented, still a mark\n") == ["# ? indented, still a mark"]
     assert review_marks(GARDEN + "#? note\n#?\n#  ? two spaces\n# note?\n") == []
 
@@ -58,3 +60,19 @@ def test_15_a_hash_question_mark_note_does_not_block_score(tmp_path):
     result = CliRunner().invoke(main, ["score", str(garden)])
     assert result.exit_code == 1
     assert "1 reading still marked for review ('# ?' lines)" in result.output
+
+
+def test_12_play_wraps_on_word_boundaries_at_80_columns(tmp_path, monkeypatch):
+    # `?` explains every choice (a pair's text is 85 to 105 columns), and the save path is long.
+    monkeypatch.chdir(tmp_path)
+    save = "saved-games/the-long-named-folder-of-the-family-games/ann-papillon.jsonl"  # 72 columns
+    Path(save).parent.mkdir(parents=True)
+    typed = "?\nb\n1\n" * 6 + "q\n"
+    result = CliRunner().invoke(main, ["play", "--seed", "0", "--name", "Ann", "--bot", "greedy", "--save", save], input=typed)
+    assert result.exit_code == 0, result.output
+    plain = click.unstyle(result.output)
+    assert [line for line in plain.splitlines() if len(line) > 80] == []
+    assert plain.count(save) == sum(line.count(save) for line in plain.splitlines()) == 3  # the file name never cut in two
+    whole = " ".join(plain.split())  # the lines joined again: a word cut in two would read "bram ble"
+    assert "1. pair 1: stamp a purple flower | corner: place brick edging; die: 2 caterpillars" in whole
+    assert "3. pair 3: move a butterfly | corner: add a feature; die: 2 caterpillars + bramble" in whole
