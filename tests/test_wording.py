@@ -76,3 +76,37 @@ def test_12_play_wraps_on_word_boundaries_at_80_columns(tmp_path, monkeypatch):
     whole = " ".join(plain.split())  # the lines joined again: a word cut in two would read "bram ble"
     assert "1. pair 1: stamp a purple flower | corner: place brick edging; die: 2 caterpillars" in whole
     assert "3. pair 3: move a butterfly | corner: add a feature; die: 2 caterpillars + bramble" in whole
+
+
+FOUR_GAZEBOS = """papillon garden v1
+player: Ann
+
+     A     B     C     D     E
+ 1   R*    R*    R*    R*    R*
+ 2   B*    B*    B*    B*    B*
+ 3   Y*    .     .     .     .
+ 4   .     .     .     .     .
+ 5   gz    gz    gz    gz    .
+"""
+
+
+def test_12_copies_of_a_tile_that_count_the_same_are_told_once():
+    from papillon import Garden, score
+    from papillon.report import explanations
+
+    card = score(Garden.from_notation(FOUR_GAZEBOS))
+    assert card.categories["features"] == 4 * 8  # each copy scores (the book: "VP for each scoring feature")
+    assert [item.points for item in card.features] == [8, 8, 8, 8]  # the data keeps one item per copy
+    flowers = "red flower A1, red flower B1, red flower C1, red flower D1, red flower E1, blue flower A2, blue flower B2, blue flower C2, "
+    flowers += "blue flower D2, blue flower E2, yellow flower A3"
+    assert explanations(card)["features"] == f"Gazebo A5 B5 C5 D5 8 each (11 counted, max 8): {flowers}"
+
+
+def test_12_the_breakdown_of_four_copies_is_short(tmp_path):
+    garden = tmp_path / "four.garden"
+    garden.write_text(FOUR_GAZEBOS, encoding="utf-8")
+    result = CliRunner().invoke(main, ["score", str(garden)])
+    assert result.exit_code == 0
+    assert " ".join(result.output.split()).count("yellow flower A3") == 1
+    features = result.output[result.output.index("  Features") : result.output.index("  Unique features")]
+    assert len(features.splitlines()) == 5, features
