@@ -10,7 +10,6 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from papillon.cli import main
 from papillon.cli.play import _STYLES, coloured_garden, file_part
@@ -21,13 +20,6 @@ from papillon.notation import format_grid, parse
 
 GAMES = Path(__file__).parent / "games"
 ALWAYS_FIRST = "1\n" * 400  # more than any game needs; option 1 is always legal
-
-
-@pytest.fixture
-def runner(tmp_path, monkeypatch):
-    monkeypatch.setenv("PAPILLON_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.chdir(tmp_path)
-    return CliRunner()
 
 
 def recorded(tmp_path):

@@ -11,17 +11,13 @@ held-out seeds in the closing notes, not here.
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 pytest.importorskip("cv2")
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-
-from accuracy_independent import run
+from accuracy_independent import run  # bench/, on the path by tests/conftest.py
 
 pytestmark = pytest.mark.slow
 
