@@ -20,6 +20,13 @@ for folder in (TESTS, ROOT / "bench"):
         sys.path.insert(0, str(folder))
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test (a real Chromium, a live server) counts as slow: ``pytest -m "not slow"`` stays a quick run."""
+    for item in items:
+        if item.path.parent == TESTS / "browser":
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(autouse=True)
 def _a_data_folder_of_its_own(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """Saved games and the score history of each test in a folder of its own.

@@ -172,5 +172,6 @@ def test_the_page_works_as_printed(page: Path, tmp_path: Path, photo: bytes | No
         elif (command := block.note("output of")) is not None:
             done = _run(command, folder, env)
             if _lines(done.stdout + done.stderr) != _lines(block.text):
-                failures.append(f"{block.where()}: $ {command}\n--- the page says:\n{block.text}--- papillon prints:\n{done.stdout}{done.stderr}")
+                printed = done.stdout + done.stderr
+                failures.append(f"{block.where()}: $ {command}\n--- the page says:\n{block.text}--- papillon prints:\n{printed}")
     assert not failures, "\n\n".join(failures)
