@@ -13,7 +13,7 @@ from pathlib import Path
 
 from papillon.garden import Garden
 from papillon.grid import Plot, plot_name
-from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard
+from papillon.score import CATEGORIES, CATEGORY_TITLES, ScoreCard, summaries
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ def explanations(card: ScoreCard) -> dict[str, str]:
             enclosed.append(f"{name} in the ring around {plots(patch.enclosure.plots)}")
         else:
             patches.append(f"{name} (open: {patch.why_open})")
-    features = [item.summary() for item in card.features]  # "Gazebo D2 8 (12 counted, max 8): ..."
+    features = summaries(card.features)  # "Gazebo D2 8 (12 counted, max 8): ...", copies that counted the same once
     feature_names = {item.code: item.name for item in card.features}
     return {
         "flowers": plots(card.flowers),

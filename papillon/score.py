@@ -69,6 +69,29 @@ class Item(NamedTuple):
         return f"{self.name} {plot_name(self.plot)} {self.points}{capped}{counted}"
 
 
+def summaries(items: Iterable[Item]) -> list[str]:
+    """Each item in one line, but copies of a tile that counted the same things told once.
+
+    Four Gazebos that each count the same 11 flowers read ``'Gazebo A5 B5 C5 D5 8 each (11
+    counted, max 8): ...'``, not the 11 flowers four times; copies that counted different things
+    (two Ponds) keep a line each.
+    """
+    groups: dict[tuple[object, ...], list[Item]] = {}
+    for item in items:
+        groups.setdefault((item.code, item.points, item.counted, item.uncapped, item.max), []).append(item)
+    out = []
+    for copies in groups.values():
+        if len(copies) == 1:
+            out.append(copies[0].summary())
+            continue
+        first = copies[0]
+        where = " ".join(plot_name(c.plot) for c in copies)
+        capped = f" ({first.uncapped} counted, max {first.max})" if first.uncapped is not None else ""
+        counted = f": {', '.join(first.counted)}" if first.counted else ""
+        out.append(f"{first.name} {where} {first.points} each{capped}{counted}")
+    return out
+
+
 @dataclass(frozen=True)
 class ScoreCard:
     categories: Mapping[str, int]

@@ -9,7 +9,6 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -151,12 +150,6 @@ def test_greedy_answers_a_bigger_enclosure_bonus_under_the_standard_rules():
 
 
 # --------------------------------------------------------------------------- the command
-
-
-@pytest.fixture
-def runner(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return CliRunner()
 
 
 ARGS = ["balance", "-n", "6", "--bot", "random", "--seed", "3", "--set", "scoring.flower=1,2", "--json"]

@@ -10,11 +10,11 @@ report, never a reason to edit the expectation.
 """
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hand_checked import CATEGORIES, EXPECTED
 
 from papillon.cli import main
 from papillon.garden import Garden, Ground
@@ -24,9 +24,7 @@ from papillon.score import score
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "sheets" / "examples").glob("*.garden"))
-CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
 STANDARD_FEATURES = ("po", "sh", "bf", "tr", "fp", "ha", "gz")
-EXPECTED = re.compile(r"# expected: " + ", ".join(rf"{name} (\d+)" for name in (*CATEGORIES, "total")))
 # The NOTATION.md example is drawn on a custom sheet (its fields are B2 and D4), and so is RULES.md's
 # ring around a pocket (it needs B4 and D2 for flowers; its fields are A1 and E5); the others use
 # the standard sheet, whose starting fields can only become a critter, a feature or a bramble.

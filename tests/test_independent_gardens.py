@@ -9,7 +9,7 @@ expectation is ``invalid`` must be refused with one clear error.
 from pathlib import Path
 
 import pytest
-from test_examples import CATEGORIES, EXPECTED
+from hand_checked import CATEGORIES, EXPECTED
 
 from papillon.errors import PapillonError
 from papillon.notation import parse

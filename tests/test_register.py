@@ -13,7 +13,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("pypdfium2")
 
-from warped import PAGE_PX_PER_MM, Warp, blank_page, jpeg, mark  # noqa: E402
+from warped import PAGE_PX_PER_MM, Warp, blank_page, covered, grid_errors_mm, jpeg, mark  # noqa: E402
 
 from papillon.errors import ScanError  # noqa: E402
 from papillon.grid import EDGES, parse_edge, parse_plot  # noqa: E402
@@ -25,21 +25,6 @@ from papillon.scan import read_photo  # noqa: E402
 LAYOUT = garden_layout()
 RELEASE_1_ID = "fc40096e"
 """The id printed on every 10-round garden sheet before release 2 (the scanner read it from code until then)."""
-
-
-def grid_errors_mm(warp: Warp, sheet: D.Sheet) -> tuple[np.ndarray, np.ndarray]:
-    """At 3000 photo pixels inside the grid: how far (mm) the homography alone and the local fit put their frame point."""
-    u = np.random.default_rng(0).uniform(0, 1, (3000, 2)) * warp.size
-    p = warp.frame_mm(u)
-    g = LAYOUT.garden
-    keep = (p[:, 0] > g.x_mm) & (p[:, 0] < g.right_mm) & (p[:, 1] > g.y_mm) & (p[:, 1] < g.bottom_mm)
-    p, u = p[keep], u[keep]
-    h = sheet.located.homography
-    assert sheet.registration is not None
-    plain = cv2.perspectiveTransform(p.reshape(-1, 1, 2), h).reshape(-1, 2)
-    local = cv2.perspectiveTransform((p + sheet.registration.shift_mm(p)).reshape(-1, 1, 2), h).reshape(-1, 2)
-    # Back to frame mm through the warp's own truth: the frame point each predicted pixel really shows.
-    return np.hypot(*(warp.frame_mm(plain) - p).T), np.hypot(*(warp.frame_mm(local) - p).T)
 
 
 def test_the_new_layout_is_released_with_its_dots() -> None:
@@ -144,27 +129,10 @@ def test_two_whole_sheets_in_view_are_refused() -> None:
         D.find_sheet(_two_sheets((0.52, 0.05, 0.96, 0.95)))
 
 
-def _covered(photo: np.ndarray, marker: int, warp: Warp) -> np.ndarray:
-    """``photo`` with a grey card over ``marker`` (frame mm mapped to the photo through the warp's homography)."""
-    box = LAYOUT.markers[marker].box
-    corners = np.array(
-        [
-            [[box.x_mm - 2, box.y_mm - 2]],
-            [[box.right_mm + 2, box.y_mm - 2]],
-            [[box.right_mm + 2, box.bottom_mm + 2]],
-            [[box.x_mm - 2, box.bottom_mm + 2]],
-        ]
-    )
-    quad = cv2.perspectiveTransform(corners, warp._homography()).reshape(-1, 2)
-    out = photo.copy()
-    cv2.fillPoly(out, [np.round(quad).astype(np.int32)], (150, 140, 130))
-    return out
-
-
 def test_a_marker_hidden_in_the_frame_is_not_blamed_on_framing() -> None:
     warp = Warp()
     with pytest.raises(ScanError) as caught:
-        D.find_sheet(_covered(warp.photograph(blank_page()), 3, warp))
+        D.find_sheet(covered(warp.photograph(blank_page()), 3, warp))
     assert str(caught.value) == (
         "marker 3 (bottom-left) is in the photo but could not be read — uncover it, keep it out of shadow and lay the corner flat"
     )

@@ -1,12 +1,13 @@
-"""The accuracy harness: 225 synthetic photos of random gardens (1-3 megapixels) read back.
+"""A guard on the scanner's accuracy: 30 synthetic photos of random gardens (1-3 megapixels) read back.
 
 Every photo is either refused with one of the clear failure messages or read
 with every plot, edge and butterfly right or flagged for review; no item may
 be read wrong with high confidence.  A second set marks and lights the sheets
 in the ways issue 8 lists (ticks, crosses, ballpoint, felt spilling past the
 plots, pale hatching, rubbed-out bricks, glare: ``synth.mixed_conditions``).
-``bench/bench_scan.py`` reports the same figures at 12 megapixels with timings
-and a calibration table.
+The measurement on 225 photos and 60 marked sheets (what this file ran until issue 23, 6 minutes
+of CPU) is ``bench/bench_scan.py`` (its docstring gives the two commands), with timings and a
+calibration table; these guards are its first 30 photos and 20 sheets.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ from photos.synth import Outcome, evaluate
 pytestmark = pytest.mark.slow
 
 FIRST_SEED = int(os.environ.get("PAPILLON_SCAN_SEED", "1000"))
-SEEDS = range(FIRST_SEED, FIRST_SEED + 225)
-MIN_READ = 200
-"""Photos that must be read (the rest may be refused, each with a clear message)."""
+SEEDS = range(FIRST_SEED, FIRST_SEED + 30)
+MIN_READ = 26
+"""Photos that must be read (the rest may be refused, each with a clear message): 200 of 225 before, 27 of these 30 read."""
 MAX_FLAG_RATE = 0.01
 """Share of items marked for review at most (the issue's goal)."""
 CLEAR_FAILURES = (
@@ -39,7 +40,7 @@ CLEAR_FAILURES = (
     "too compressed (JPEG quality about",
     "glare washes out much of the garden",
 )
-MIXED_SEEDS = range(2000, 2060)
+MIXED_SEEDS = range(2000, 2020)
 """Sheets marked and lit in the ways issue 8 lists (``synth.mixed_conditions``)."""
 MIXED_MAX_CONFIDENT_ERROR_RATE = 0.005
 """Share of items read wrong and not flagged at most: a guard against going back, NOT issue 8's goal (0.1 %), which

@@ -13,8 +13,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("pypdfium2")
 
-from test_register import grid_errors_mm  # noqa: E402
-from warped import PAGE_PX_PER_MM, Warp, blank_page, jpeg, mark  # noqa: E402
+from warped import PAGE_PX_PER_MM, Warp, blank_page, covered, grid_errors_mm, jpeg, mark  # noqa: E402
 
 from papillon.errors import ScanError  # noqa: E402
 from papillon.grid import EDGES, PLOTS, parse_edge, parse_plot, plot_name  # noqa: E402
@@ -150,10 +149,8 @@ def test_pencil_bricks_among_ink_bricks_are_not_taken_for_rubbed_out_ones() -> N
 def test_a_greyscale_photo_is_refused_for_its_colour_whatever_else_is_lost() -> None:
     # A greyscale photo whose corner marker is also covered was refused as "marker 3 ... could not be read" (or as
     # "not the small black dots"): it names the cause that needs a new photo either way.
-    from test_register import _covered
-
     warp = Warp()
-    grey = cv2.cvtColor(cv2.cvtColor(_covered(warp.photograph(blank_page()), 3, warp), cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
+    grey = cv2.cvtColor(cv2.cvtColor(covered(warp.photograph(blank_page()), 3, warp), cv2.COLOR_RGB2GRAY), cv2.COLOR_GRAY2RGB)
     with pytest.raises(ScanError) as caught:
         D.find_sheet(grey)
     assert str(caught.value) == "the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"

@@ -10,7 +10,6 @@ import tomllib
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,12 +33,6 @@ from papillon.simulation import (
     simulate,
     toml_text,
 )
-
-
-@pytest.fixture
-def runner(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    return CliRunner()
 
 
 def test_a_result_is_the_game_play_game_plays():

@@ -18,13 +18,6 @@ from papillon.engine.log import parse_log, replay
 from papillon.web.app import CSRF_COOKIE, MAX_BODY_BYTES, create_app
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    c = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
-    c.get("/")
-    return c
-
-
 def _csrf(c: TestClient) -> str:
     value = c.cookies.get(CSRF_COOKIE)
     assert value

@@ -24,13 +24,6 @@ from papillon.web.app import CSRF_COOKIE, create_app
 EXAMPLES = Path(__file__).parent.parent / "sheets" / "examples"
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    c = TestClient(create_app(folder=tmp_path), base_url="http://localhost", raise_server_exceptions=False)
-    c.get("/")
-    return c
-
-
 def _csrf(c: TestClient) -> str:
     value = c.cookies.get(CSRF_COOKIE)
     assert value

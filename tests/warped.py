@@ -24,8 +24,9 @@ from numpy.typing import NDArray
 
 from papillon.edition import COLOUR_NAMES
 from papillon.grid import EDGES, plot_name
-from papillon.layout import FRAME_H_MM, FRAME_W_MM, GardenLayout, frame_offset_mm
+from papillon.layout import FRAME_H_MM, FRAME_W_MM, GardenLayout, frame_offset_mm, garden_layout
 from papillon.render.pdf import sheets_pdf
+from papillon.scan.detect import Sheet
 
 PAGE_PX_PER_MM = 8.0
 CAMERA_MM = 320.0
@@ -157,3 +158,35 @@ def edge_names(indexes: list[int]) -> list[str]:
 
 
 __all__ = ["Warp", "blank_page", "edge_names", "jpeg", "mark", "plot_name"]
+
+
+def grid_errors_mm(warp: Warp, sheet: Sheet) -> tuple[np.ndarray, np.ndarray]:
+    """At 3000 photo pixels inside the grid: how far (mm) the homography alone and the local fit put their frame point."""
+    u = np.random.default_rng(0).uniform(0, 1, (3000, 2)) * warp.size
+    p = warp.frame_mm(u)
+    g = garden_layout().garden
+    keep = (p[:, 0] > g.x_mm) & (p[:, 0] < g.right_mm) & (p[:, 1] > g.y_mm) & (p[:, 1] < g.bottom_mm)
+    p, u = p[keep], u[keep]
+    h = sheet.located.homography
+    assert sheet.registration is not None
+    plain = cv2.perspectiveTransform(p.reshape(-1, 1, 2), h).reshape(-1, 2)
+    local = cv2.perspectiveTransform((p + sheet.registration.shift_mm(p)).reshape(-1, 1, 2), h).reshape(-1, 2)
+    # Back to frame mm through the warp's own truth: the frame point each predicted pixel really shows.
+    return np.hypot(*(warp.frame_mm(plain) - p).T), np.hypot(*(warp.frame_mm(local) - p).T)
+
+
+def covered(photo: np.ndarray, marker: int, warp: Warp) -> np.ndarray:
+    """``photo`` with a grey card over ``marker`` (frame mm mapped to the photo through the warp's homography)."""
+    box = garden_layout().markers[marker].box
+    corners = np.array(
+        [
+            [[box.x_mm - 2, box.y_mm - 2]],
+            [[box.right_mm + 2, box.y_mm - 2]],
+            [[box.right_mm + 2, box.bottom_mm + 2]],
+            [[box.x_mm - 2, box.bottom_mm + 2]],
+        ]
+    )
+    quad = cv2.perspectiveTransform(corners, warp._homography()).reshape(-1, 2)
+    out = photo.copy()
+    cv2.fillPoly(out, [np.round(quad).astype(np.int32)], (150, 140, 130))
+    return out

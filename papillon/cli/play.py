@@ -100,22 +100,43 @@ def coloured_garden(state: GameState, player: int) -> str:
 
 
 def wrap(label: str, items: list[str], width: int = WIDTH) -> str:
-    """``label`` then ``items`` two spaces apart, broken between items (never inside one) to fit ``width``.
+    """``label`` then ``items`` two spaces apart, broken between items to fit ``width``.
 
-    Styles do not count: the length of an item is that of its text.
+    An item too long for a line of its own is broken between its words, never inside one (a
+    terminal would cut "bramble" or a file name in two). Styles do not count: the length of an
+    item is that of its text.
     """
     indent = " " * len(click.unstyle(label))
+    room = width - len(indent)
     lines, line, used = [], label, len(click.unstyle(label))
     for item in items:
-        size = len(click.unstyle(item))
-        if used > len(indent) and used + 2 + size > width:
-            lines.append(line)
-            line, used = indent + item, len(indent) + size
-        else:
-            gap = "" if used == len(indent) else "  "
-            line, used = line + gap + item, used + len(gap) + size
+        pieces = [item] if len(click.unstyle(item)) <= room else item.split(" ")
+        for n, piece in enumerate(pieces):
+            size = len(click.unstyle(piece))
+            gap = "" if used == len(indent) else ("  " if n == 0 else " ")
+            if used > len(indent) and used + len(gap) + size > width:
+                lines.append(line)
+                line, used = indent + piece, len(indent) + size
+            else:
+                line, used = line + gap + piece, used + len(gap) + size
     lines.append(line)
     return "\n".join(lines)
+
+
+def say(text: str, command: str = "") -> None:
+    """Print a sentence broken between words to fit the screen (a file name in it stays whole).
+
+    A ``command`` to copy ends the sentence on the same line when it fits, else goes on lines of its
+    own, broken between arguments with the shell's `` \\`` (it still pastes as one command).
+    """
+    own_line = bool(command) and len(text) + 1 + len(command) > WIDTH
+    if command and not own_line:
+        text, command = f"{text} {command}", ""
+    lines = textwrap.fill(text, WIDTH, subsequent_indent="  ", break_long_words=False, break_on_hyphens=False)
+    if own_line:
+        broken = textwrap.wrap(command, WIDTH - 4, break_long_words=False, break_on_hyphens=False)
+        lines += "\n  " + " \\\n    ".join(broken)
+    click.echo(lines)
 
 
 def file_part(name: str) -> str:
@@ -342,13 +363,13 @@ def command(
         game = Terminal(session, ctx.meta.get(EDITION_FILE))
         if session.state.is_over():
             # Already played to the end, recorded and drawn: show the result again, change nothing.
-            click.echo(f"{resume}: this game is over (seed {session.log.seed}); its result:")
+            say(f"{resume}: this game is over (seed {session.log.seed}); its result:")
             _show_result(game, color)
             persons = [i for i in range(len(session.agents)) if session.is_person(i)]
             if persons:  # recorded once: the history adds it only when it is missing (a failed write at its end)
                 _record(session, persons, history)
             return
-        click.echo(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
+        say(f"Resuming {resume}: round {session.state.round}, seed {session.log.seed}.")
     else:
         if len(names) > humans and ctx.get_parameter_source("humans") == ParameterSource.DEFAULT:
             humans = len(names)  # --name Ann --name Ben: two people play
@@ -378,7 +399,7 @@ def command(
         except SessionError as error:  # the edition's player count, the seed's range: the library's rules and words
             raise usage_error(error) from None
         game = Terminal(session, ctx.meta.get(EDITION_FILE))
-        click.echo(f"Papillon Gardens, seed {seed}. Saving to {game.save}. Type 'h' for help.")
+        say(f"Papillon Gardens, seed {seed}. Saving to {game.save}. Type 'h' for help.")
     unsaved: click.ClickException | None = None
     try:
         _moves(session.moves)
@@ -386,7 +407,8 @@ def command(
         finished = _loop(game, color)
     except (click.Abort, KeyboardInterrupt) as error:
         game.autosave()
-        click.echo(f"\nSaved to {game.save}; carry on with: {game.hint('play', '--resume', str(game.save))}")
+        click.echo()
+        say(f"Saved to {game.save}; carry on with:", game.hint("play", "--resume", str(game.save)))
         interrupted = isinstance(error, KeyboardInterrupt) or isinstance(error.__context__, KeyboardInterrupt)
         if interrupted:  # Ctrl-C: the shell's status for an interrupted command; the end of the input is a quit
             ctx.exit(EXIT_INTERRUPTED)
@@ -470,11 +492,11 @@ def _command(game: Terminal, line: str, color: bool | None) -> bool:
         return True
     if line in ("s", "save"):
         game.autosave()
-        click.echo(f"  saved to {game.save}")
+        say(f"  saved to {game.save}")
         return True
     if line in ("q", "quit"):
         game.autosave()
-        click.echo(f"Saved to {game.save}; carry on with: {game.hint('play', '--resume', str(game.save))}")
+        say(f"Saved to {game.save}; carry on with:", game.hint("play", "--resume", str(game.save)))
         return False
     try:
         moves = session.choose(line)
@@ -503,7 +525,7 @@ def _end(game: Terminal, history: str | None, picture: str | None, color: bool |
     click.echo("\nThe game is over.\n")
     _show_result(game, color)
     if unsaved is None:
-        click.echo(f"Game log: {game.save} ({game.hint('replay', str(game.save))})")
+        say(f"Game log: {game.save}", f"({game.hint('replay', str(game.save))})")
     if picture != "none":
         _picture(state, picture, game.save)
     people = [i for i in range(len(state.boards)) if session.is_person(i)]
@@ -524,7 +546,7 @@ def _record(session: PlaySession, people: list[int], history: str | None) -> Non
         click.echo(f"(this game is not recorded in the history: {error})", err=True)
         return
     for result in results:
-        click.echo(result.words())
+        say(result.words())
 
 
 def _picture(state: GameState, picture: str | None, save: Path) -> None:
@@ -552,4 +574,4 @@ def _picture(state: GameState, picture: str | None, save: Path) -> None:
         except Exception as error:
             click.echo(f"(could not draw the picture of {name}'s garden: {error})", err=True)
             return
-        click.echo(f"Picture of {name}'s garden: {target}")
+        say(f"Picture of {name}'s garden: {target}")

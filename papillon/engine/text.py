@@ -164,8 +164,8 @@ def describe(state: GameState, action: Action) -> str:
         task = state.tasks[-1]
         assert isinstance(task, MoveFrom)
         mask = next(m for e, m in _moves(state, _board(state), task.plot) if e == action.plot)
-        entered = " ".join(PLOT_NAMES[p] for p in PLOTS if mask >> p & 1)
-        return f"move to {action.plot_name}, filling the butterfly spaces of {entered}"
+        entered = [PLOT_NAMES[p] for p in PLOTS if mask >> p & 1]
+        return f"move to {action.plot_name}, filling the {words.noun(len(entered), 'butterfly space')} of {' '.join(entered)}"
     if kind is Kind.PLOT:
         cell = _board(state).cells[action.plot]
         return f"use plot {action.plot_name} (now {cell_words(cell, edition)})"

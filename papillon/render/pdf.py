@@ -32,6 +32,7 @@ from papillon.garden import Garden
 from papillon.geometry import plot_polygon
 from papillon.grid import EDGE_INDEX, Plot, plot_name
 from papillon.layout import (
+    BRICK_MM,
     CAPTION_ICON_GAP_MM,
     CAPTION_ICON_R_MM,
     CAPTION_ICON_RISE_MM,
@@ -347,12 +348,22 @@ def garden_pdf(
             ruler=score is None,
         )
         if garden is not None:
-            if score is not None:
-                draw_enclosures(pen, score)
-            draw_garden_content(pen, layout, garden, edition=edition)
-            if score is not None:
-                draw_score(pen, layout, score)
+            draw_filled_garden(pen, layout, garden, score=score, edition=edition)
     return doc.finish()
+
+
+def draw_filled_garden(pen: Pen, layout: GardenLayout, garden: Garden, *, score: ScoreCard | None, edition: Edition) -> None:
+    """A garden's content, with its scoring under the bricks: the tint, the drawing, the patch outlines, then the bricks.
+
+    The bricks decide every enclosure, so nothing of the scoring is drawn over them (a tint or an
+    outline across a wall made the picture seem to contradict the score).
+    """
+    if score is not None:
+        draw_enclosures(pen, score)
+    draw_garden_content(pen, layout, garden, edition=edition, bricks=score is None)
+    if score is not None:
+        draw_score(pen, layout, score)
+        draw_bricks(pen, layout, garden)
 
 
 # --------------------------------------------------------------------------- side A: the garden
@@ -530,8 +541,11 @@ def draw_ruler(pen: Pen, layout: GardenLayout, *, scale: float = 1.0) -> None:
         pen.text(spot, words, colour=pal.soft_ink)
 
 
-def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, edition: Edition) -> None:
-    """What a player drew: flowers, fields with their critters and features, brambles, bricks, butterflies."""
+def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, edition: Edition, bricks: bool = True) -> None:
+    """What a player drew: flowers, fields with their critters and features, brambles, bricks, butterflies.
+
+    ``bricks=False`` leaves the bricks to :func:`draw_bricks`, for a caller that draws them last.
+    """
     pal = pen.palette
     for plot, cell in enumerate(garden.cells):
         box = layout.plots[plot]
@@ -548,8 +562,8 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
             icons.flower(pen, cx + dx, cy + dy, FLOWER_R_MM, cell.colour)
         elif cell.ground.value == "bramble":
             icons.bramble(pen, box)
-    for edge in sorted(garden.bricks):
-        icons.brick(pen, layout.edge_slots[EDGE_INDEX[edge]])
+    if bricks:
+        draw_bricks(pen, layout, garden)
     for plot, bubble in enumerate(layout.bubbles):
         if plot not in garden.butterflies:
             # Bubbles stay on top of whatever was drawn in the plot, as on paper.
@@ -567,6 +581,26 @@ def draw_garden_content(pen: Pen, layout: GardenLayout, garden: Garden, *, editi
     player = garden.metadata.get("player")
     if player:
         _name(pen, layout.player_text, player, layout.player_line.x2_mm - layout.player_text.x_mm)
+
+
+def draw_bricks(pen: Pen, layout: GardenLayout, garden: Garden) -> None:
+    """Every brick edging, and a brick square on each path crossing where two or more of them meet.
+
+    A slot stops short of the crossings (the registration dots sit there), so without the square a
+    wall turning a corner showed a gap, and what was under it, right where it closes a ring.
+    """
+    ends: dict[tuple[int, int], int] = {}
+    for edge in sorted(garden.bricks):
+        icons.brick(pen, layout.edge_slots[EDGE_INDEX[edge]])
+        for end in edge.segment():
+            ends[end] = ends.get(end, 0) + 1
+    pen.fill(pen.palette.brick)
+    pen.stroke(pen.palette.brick, 0.1)
+    half = BRICK_MM / 2
+    for (col, row), count in sorted(ends.items()):
+        if count >= 2:
+            x, y = grid_to_mm(col, row)
+            pen.polygon([(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)], fill=True)
 
 
 def _mm_rings(geometry: shapely.Geometry) -> list[list[tuple[float, float]]]:

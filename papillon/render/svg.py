@@ -46,11 +46,9 @@ from papillon.render import icons
 from papillon.render.fonts import BOLD, REGULAR, register_fonts
 from papillon.render.pdf import (
     _GNOME_WORDS,
-    draw_enclosures,
     draw_fill_sheet,
-    draw_garden_content,
+    draw_filled_garden,
     draw_garden_sheet,
-    draw_score,
     qr_matrix,
 )
 from papillon.render.pen import COLOUR, MM_PT, WHITE, Palette, Pen, dark_runs
@@ -272,10 +270,7 @@ def garden_svg(
     if garden is not None:
         if score is not None:
             pen.canvas = cast(Canvas, _NoAlphaCanvas(pen))
-            draw_enclosures(pen, score)
-        draw_garden_content(pen, layout, garden, edition=edition)
-        if score is not None:
-            draw_score(pen, layout, score)
+        draw_filled_garden(pen, layout, garden, score=score, edition=edition)
     _round_marks(pen, layout, round)
     pen.raw(_garden_hits(layout, garden, edition, tuple(actions), round, edge_reach))
     view = GARDEN_SCORED_VIEW_MM if score is not None else GARDEN_VIEW_MM

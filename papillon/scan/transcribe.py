@@ -20,8 +20,8 @@ REVIEW_CONFIDENCE = 0.9
 """Readings less probable than this (0-1) are marked for review (``# ?``) instead of trusted."""
 REVIEW_PREFIX = "# ?"
 """How a review mark starts in the notation: a comment, so the text still parses."""
-_REVIEW_LINE = re.compile(r"^\s*#\s*\?")
-"""A review mark as a person may have retyped it (spaces around ``#`` and ``?`` do not matter)."""
+_REVIEW_LINE = re.compile(r"^\s*# \?")
+"""A review mark: a line that starts (after any indent) with ``# ?``, one space between; ``#? note`` is a comment."""
 
 
 def review_marks(text: str) -> list[str]:
