@@ -20,6 +20,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from papillon.edition import Edition
+from papillon.engine.actions import Action
 from papillon.engine.state import (
     EDGE_ACTIONS,
     FROM_ACTIONS,
@@ -294,7 +295,7 @@ _KIND = {action: kind for kind, actions in enumerate((PLOT_ACTIONS, EDGE_ACTIONS
 """The kind of each action :func:`candidate_gardens` reads (the engine does the same with every action of a kind)."""
 
 
-def candidate_gardens(state: GameState, actions: Sequence[str], player: int) -> Candidates | None:
+def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) -> Candidates | None:
     """What ``player`` has after each of ``actions`` (legal now), or None where only the engine can tell.
 
     The same as ``state.apply(action).boards[player]``, without building the

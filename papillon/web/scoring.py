@@ -31,7 +31,7 @@ from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
 from papillon.grid import PLOTS, Plot, parse_plot, plot_name
-from papillon.history import History, HistoryError, open_history, player_stats, scored_entry
+from papillon.history import History, HistoryError, open_history, scored_entry
 from papillon.names import check_name
 from papillon.notation import MAX_NAME
 from papillon.render.svg import cell_words, garden_svg, qr_svg
@@ -469,18 +469,18 @@ class ScoreViews:
 
     async def history_page(self, request: Request) -> Response:
         store = self.history()
-        entries = await run_in_threadpool(store.entries)
         player = request.query_params.get("player", "")[:MAX_NAME]
-        names = sorted({e.player for e in entries}, key=str.casefold)
-        stats = [player_stats(entries, name) for name in names]
-        mine = [e for e in entries if e.player == player][-50:] if player else []
+        # The statistics are kept by the history itself (summed once, then brought up to date): no pass over every entry.
+        everyone = await run_in_threadpool(store.all_stats)
+        stats = [everyone[name] for name in sorted(everyone, key=str.casefold)]
+        mine = await run_in_threadpool(lambda: store.entries(player, last=50)) if player else []
         return self.pages.render(
             request,
             "history.html",
             stats=stats,
             player=player,
             entries=mine,
-            chosen=player_stats(entries, player),
+            chosen=store.stats(player),
             categories=[(c, CATEGORY_TITLES[c]) for c in CATEGORIES],
         )
 
@@ -489,13 +489,14 @@ class ScoreViews:
 
         player = request.query_params.get("player", "")[:MAX_NAME]
         kind = request.query_params.get("kind", "")
-        entries = [e for e in self.history().entries() if e.player == player]
+        store = self.history()
+        entries = await run_in_threadpool(lambda: store.entries(player)) if player else []
         if not entries:
             raise HTTPException(404, f"No games recorded for {player!r}.")
         if kind == "time":
             data = await run_in_threadpool(score_over_time_png, entries, player)
         elif kind == "profile":
-            data = await run_in_threadpool(category_profile_png, player_stats(entries, player))
+            data = await run_in_threadpool(category_profile_png, store.stats(player))
         else:
             raise HTTPException(404, "There is no such picture.")
         return Response(data, media_type="image/png", headers={"cache-control": "no-store"})
