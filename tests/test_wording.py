@@ -10,6 +10,7 @@ import click
 from click.testing import CliRunner
 
 from papillon.cli import main
+from papillon.engine.actions import Kind
 from papillon.engine.state import new_game
 from papillon.engine.text import describe
 from papillon.scan import review_marks
@@ -25,7 +26,7 @@ def _move_descriptions(seed: int) -> list[str]:
             state = state.apply(state.sample_chance(rng))
             continue
         actions = state.legal_actions()
-        found += [describe(state, a) for a in actions if a.startswith("to ")]
+        found += [describe(state, a) for a in actions if a.kind is Kind.TO]
         state = state.apply(rng.choice(actions))
     return found
 
