@@ -114,9 +114,10 @@ class SheetEntry:
 
     @classmethod
     def from_scan(cls, result: ScanResult, edition: Edition | None = None) -> SheetEntry:
-        """What a photo was read as: the doubtful readings and the unread fields are the doubts."""
+        """What a photo was read as: the doubtful readings that can change the score (most consequential first) and
+        the unread fields are the doubts."""
         doubts = []
-        for reading in result.review:
+        for reading in result.asked:
             second, p2 = reading.runner_up
             runner = "nothing else" if second == "none" else f"{second} ({p2:.0%})"
             doubts.append(Doubt(reading.item, f"read {reading.value} ({reading.confidence:.0%}), else {runner}"))

@@ -21,7 +21,7 @@ from papillon.cli import main  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
 from papillon.garden import Garden  # noqa: E402
 from papillon.layout import garden_layout, sheet_payload  # noqa: E402
-from papillon.scan import ScanReviewError, is_image, read_photo, review_marks  # noqa: E402
+from papillon.scan import ScanReviewError, classify, is_image, read_photo, review_marks  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
 from papillon.scan.transcribe import calibration_table, format_calibration, parse_fields, review_line, transcribe  # noqa: E402
@@ -524,6 +524,40 @@ def test_a_greyscale_photo_is_refused(saturation):
     # Issue 8: a greyscale photo was read at 0.93 with every flower empty.
     photo = synthetic_photo(GOOD_SEED, megapixels=(2.0, 2.0), saturation=saturation)
     assert _fail(photo.jpeg) == "p.jpg: the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
+
+
+def _recoloured(jpeg: bytes, how: str) -> bytes:
+    """The photo sepia-toned (a phone filter's matrix) or with every hue rotated by ``how`` degrees."""
+    import cv2
+
+    bgr = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    if how == "sepia":
+        sepia = np.array([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]], np.float32)
+        rgb = np.clip(bgr[..., ::-1].astype(np.float32) @ sepia.T, 0, 255)
+        bgr = rgb[..., ::-1].astype(np.uint8)
+    else:
+        hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + int(how) // 2) % 180  # OpenCV's hue runs 0-180
+        bgr = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    return bytes(cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
+
+
+@pytest.mark.parametrize("how", ["sepia", "40", "90", "180", "-60"])
+def test_a_sepia_or_hue_shifted_photo_is_refused(good, how):
+    # Issue 23 item 20: a sepia-toned or hue-shifted photo was read confidently wrong and scored (exit 0).
+    assert _fail(_recoloured(good.jpeg, how)) == f"p.jpg: {classify.COLOUR_SHIFTED}"
+
+
+def test_a_slightly_shifted_hue_is_still_read(good):
+    # 15 degrees: more than warm or cool light leaves after white correction (0-12 deg measured), still read right.
+    result = read_photo(_recoloured(good.jpeg, "15"), accept_uncertain=True, name="p.jpg")
+    assert result.garden == good.garden
+
+
+def test_the_key_ring_colours_are_the_printed_ones():
+    from papillon.render.pen import COLOUR
+
+    assert {c: tuple(round(v * 255) for v in COLOUR.flowers[c].rgb()) for c in classify.PRINTED_KEY_RGB} == classify.PRINTED_KEY_RGB
 
 
 def test_an_unstamped_colour_key_is_still_read(good):
