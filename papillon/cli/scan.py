@@ -56,8 +56,9 @@ def command(
     Every item read with a confidence under 0.9 whose answer can change the
     score is marked for review with a '# ? ...' comment naming it and the
     runner-up reading, the most consequential first; the notation still
-    parses.  Doubts that cannot change the score are named once in a comment.  Fields are written F; in a terminal papillon asks what each one
-    holds, or give them with --fields.
+    parses.  Doubts that cannot change the score are named once in a
+    comment.  Fields are written F; in a terminal papillon asks what each
+    one holds, or give them with --fields.
 
     Exit status: 0 when every photo was read (review marks or not), 1 when a
     photo could not be read (one line each on stderr, nothing written).
