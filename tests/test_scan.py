@@ -600,3 +600,27 @@ def test_pencil_all_round_one_bubble_does_not_make_every_empty_bubble_look_marke
     bubbles = {r.item: r for r in readings if r.kind == "butterfly"}
     assert [i for i, r in bubbles.items() if r.value == "filled"] == ["butterfly A1", "butterfly C3"]
     assert all(r.confidence >= 0.9 for r in bubbles.values()), [r for r in bubbles.values() if r.confidence < 0.9]
+
+
+def _marker_quads(layout, scale: float, dx: float, dy: float) -> dict[int, np.ndarray]:
+    """Each garden marker's corners as a camera looking straight down at ``scale`` px/mm, shifted by (dx, dy) px."""
+    return {i: np.array(layout.markers[i].box.corners_mm(), np.float64) * scale + (dx, dy) for i in D.GARDEN_MARKER_IDS}
+
+
+def test_a_sheet_beside_a_larger_one_whose_markers_were_lost_is_not_read():
+    # photogen2 seed 800021: a blank sheet lay beside the marked one, two of whose markers were not found; the
+    # blank one fitted and was read (26 items confidently wrong).  Much larger markers elsewhere mean two sheets.
+    layout = garden_layout()
+    beside, photographed = _marker_quads(layout, 3.0, 0.0, 0.0), _marker_quads(layout, 4.5, 900.0, 0.0)
+    found = {i: [photographed[i], beside[i]] if i in (0, 3) else [beside[i]] for i in D.GARDEN_MARKER_IDS}
+    with pytest.raises(ScanError, match="two garden sheets are in view"):
+        D._choose_sheet(layout, found)
+
+
+def test_a_second_sheet_partly_in_view_with_slightly_larger_markers_is_left_out():
+    # photogen2 seed 800032: the other sheet lay nearer the camera, its markers 10-15 % larger; the whole one is read.
+    layout = garden_layout()
+    whole, other = _marker_quads(layout, 4.0, 0.0, 0.0), _marker_quads(layout, 4.4, 1200.0, 300.0)
+    found = {i: [other[i], whole[i]] if i in (2, 3) else [whole[i]] for i in D.GARDEN_MARKER_IDS}
+    chosen = D._choose_sheet(layout, found)
+    assert all(np.array_equal(chosen[i], whole[i]) for i in D.GARDEN_MARKER_IDS)
