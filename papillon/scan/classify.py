@@ -264,6 +264,17 @@ GLARE_CONFIDENCE_MAX = 0.7
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
 
+X_FLOWER_COVERAGE_MIN = 0.6
+"""A flower whose pen ink covers this share of both diagonals' length, ..."""
+X_FLOWER_OFF_MAX = 0.06
+"""... with less than this share of the plot inked off them, ..."""
+X_FLOWER_ALIGNMENT_MIN = 0.45
+"""... and strokes running along the diagonals this well (a filled flower: 0.13-0.44, one 0.50; X's 0.49-0.61),
+is doubted as a bramble's X (:func:`_doubt_x_like_flower`)."""
+X_FLOWER_CONFIDENCE = 0.6
+"""The doubted flower's probability (under the review threshold); the bramble takes most of the rest."""
+X_FLOWER_CONFIDENCE_REST = 0.05
+"""What the other readings keep between them."""
 PRINTED_KEY_RGB = {"red": (0xD8, 0x43, 0x4B), "blue": (0x3B, 0x7D, 0xD8), "yellow": (0xF1, 0xBD, 0x1F), "purple": (0x8C, 0x55, 0xC4)}
 """The colour key circles' printed outline colours (papillon/render/pen.py's colour palette; a test keeps them equal)."""
 PRINTED_OUTLINE_RGB = (0x6F, 0x9A, 0x5F)
@@ -1241,6 +1252,29 @@ def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Read
     return Reading(reading.item, reading.kind, _ranked({top: confidence, **dict(spread)}), (*reading.evidence, why))
 
 
+def _doubt_x_like_flower(reading: Reading) -> Reading:
+    """A flower whose ink lies along both diagonals and hardly anywhere else is maybe a bramble's X drawn in a
+    coloured pen (a scribbled X in felt or ballpoint): marked for review, bramble the runner-up.
+
+    photogen3's development seeds 1012, 1016, 1019: such X's were read as blue or red flowers at 0.94-1.00; of
+    about 80 flowers read on development photos whose ink covers both diagonals, only one lines up with them this
+    well (photogen2 seed 800008, a yellow one at 0.50).
+    """
+    e = dict(reading.evidence)
+    if not (
+        reading.value in COLOUR_NAMES
+        and e.get("x_coverage_pen", 0.0) >= X_FLOWER_COVERAGE_MIN
+        and e.get("off_diagonal_pen", 1.0) < X_FLOWER_OFF_MAX
+        and e.get("x_alignment_pen", 0.0) >= X_FLOWER_ALIGNMENT_MIN
+    ):
+        return reading
+    rest = {k: q for k, q in reading.probabilities[1:] if k != "bramble"}
+    scale = X_FLOWER_CONFIDENCE_REST / max(sum(rest.values()), 1e-9) if rest else 0.0
+    scores = {reading.value: X_FLOWER_CONFIDENCE, "bramble": 1.0 - X_FLOWER_CONFIDENCE - X_FLOWER_CONFIDENCE_REST}
+    scores |= {k: q * scale for k, q in rest.items()}
+    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like", 1.0)))
+
+
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
     sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
@@ -1275,7 +1309,7 @@ def read_sheet(
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
         raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
-    plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
+    plots = [_doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting)) for p in PLOTS]
     readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
