@@ -122,6 +122,12 @@ EDGE_DARKNESS_MIN = 0.11
 EDGE_COVERAGE_MID = 0.5
 """Share of an edge slot's length covered by pencil at which a brick is as likely as not."""
 EDGE_COVERAGE_SPREAD = 0.07
+EDGE_SHORT_COVERAGE = 0.15
+"""A grey line over this share of an edge's length (or more) is at least doubtful: photogen3's development photos
+had short pencil and felt bricks over 15-19 % of an edge read "none" at 0.99; on photogen2's development photos 3 of
+about 1,900 edges without a brick cover this much."""
+EDGE_SHORT_P = 0.4
+"""The brick probability such a short line is given at least (so "none" at 0.6: marked for review)."""
 EDGE_MEDIAN_MID = 0.1
 """Median darkness along an edge slot (its guide ~0.04, a brick 0.11-0.6) at which a brick is as likely as not."""
 EDGE_MEDIAN_SPREAD = 0.012
@@ -893,6 +899,9 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
         line_darkness = max(darkness, pen_darkness)
+    if coverage >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
+        # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
+        p = EDGE_SHORT_P
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
