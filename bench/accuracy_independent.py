@@ -1,6 +1,7 @@
-"""Measure `papillon scan` on photos from the independent generator tests/photogen2 (issue 8, "How to verify it").
+"""Measure `papillon scan` on photos from an independent generator: tests/photogen2 (issue 8) or tests/photogen3 (issue 21).
 
-    python bench/accuracy_independent.py                      # 200 photos, seeds 900000-900199 (held out)
+    python bench/accuracy_independent.py                      # 200 photogen2 photos, seeds 900000-900199
+    python bench/accuracy_independent.py --generator photogen3 --seed 700000   # photogen3's held-out seeds
     python bench/accuracy_independent.py --seed 910000 -n 50 --max-megapixels 5
     python bench/accuracy_independent.py --json > result.json  # the same figures and every photo, as JSON
     python bench/accuracy_independent.py --keep out/           # also keep each photo, its truth and the scan
@@ -21,11 +22,19 @@ Comparison rules (per item, on photos the scanner read):
 Per photo: read or refused, with the refusal message.  A refusal of a photo that should be refused
 "names its cause" when the message contains one of the truth's ``refuse_words`` (a keyword heuristic:
 check the messages listed).  Nothing here was tuned on the scanner's results.
+
+Per read photo, the *checks* a person is left with: its flagged items (``review: true``, asked or not) and the
+ones actually asked (``asked`` in the scan's JSON: doubts that can change the score); the table gives how many
+read photos need 0, at most 2, 3-17 and more than 17 of each.
+
+A generator is a package in ``tests/`` with ``make_photo(seed, max_megapixels=...)`` returning an object with
+``.jpeg`` (bytes) and ``.truth`` (photogen2's truth format).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import json
 import subprocess
@@ -33,13 +42,25 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from photogen2 import make_photo  # noqa: E402
+GENERATORS = {"photogen2": 900000, "photogen3": 700000}
+"""Each generator and its default first seed (photogen3: 700000 and up are held out, below 500000 development)."""
+CHECK_BINS = ((0, 0, "0"), (1, 2, "1-2"), (3, 17, "3-17"), (18, 10**9, "over 17"))
+"""Buckets of the per-photo number of checks (issue 21: 38 taps type a whole garden in)."""
+
+
+def generator(name: str) -> Callable[..., Any]:
+    """The ``make_photo`` of the generator package ``tests/<name>``."""
+    module = importlib.import_module(name)
+    make: Callable[..., Any] = module.make_photo
+    return make
+
 
 LETTERS = {"R": "red", "B": "blue", "Y": "yellow", "P": "purple", ".": "empty", "F": "field", "X": "bramble"}
 CONFIDENCE_BINS = (0.0, 0.5, 0.7, 0.9, 0.95, 0.99, 0.999, 1.0001)
@@ -105,8 +126,11 @@ def compare(truth: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any
     return records
 
 
-def run(seed: int, count: int, batch: int, max_mp: float, keep: Path | None, cache: bool = False) -> dict[str, Any]:
+def run(
+    seed: int, count: int, batch: int, max_mp: float, keep: Path | None, cache: bool = False, generator_name: str = "photogen2"
+) -> dict[str, Any]:
     """With ``cache``, photos and truths already in ``keep`` (same seed, same size limit) are reused, not made again."""
+    make_photo = generator(generator_name)
     photos = []
     gen_seconds = scan_seconds = 0.0
     with tempfile.TemporaryDirectory() as tmp:
@@ -147,6 +171,7 @@ def run(seed: int, count: int, batch: int, max_mp: float, keep: Path | None, cac
                     "follows_key": truth["follows_key"],
                     "size": truth["size"],
                     "items": compare(truth, result) if result is not None else [],
+                    "asked": len(result["asked"]) if result is not None and "asked" in result else None,
                 }
                 if entry["message"] and truth["refuse_words"]:
                     entry["names_cause"] = any(w in entry["message"].lower() for w in truth["refuse_words"])
@@ -209,6 +234,8 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
     straight = [p for p in clean if "barrel" not in p["tags"]]
     straight_items = [i for p in straight for i in p["items"]]
     refusals_of_good = Counter(p["message"] for p in should if not p["read"])
+    flags_per_photo = [sum(i["outcome"] == "flagged" for i in p["items"]) for p in read]
+    asked_per_photo = [p["asked"] for p in read if p.get("asked") is not None]
     return {
         "photos": len(photos),
         "should_read": len(should),
@@ -230,6 +257,7 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
         "flat_by_key_no_barrel_photos": len(straight),
         "flat_by_key_no_barrel_items": len(straight_items),
         "flat_by_key_no_barrel_wrong": sum(1 for i in straight_items if i["outcome"] == "wrong"),
+        "checks_per_photo": {"flagged": check_bins(flags_per_photo), "asked": check_bins(asked_per_photo) if asked_per_photo else None},
         "by_kind": by_kind,
         "confusions": dict(confusions.most_common()),
         "by_tag": tags,
@@ -250,6 +278,27 @@ def summarise(photos: list[dict[str, Any]], gen_seconds: float, scan_seconds: fl
         "seconds_per_photo_scan": round(scan_seconds / max(len(photos), 1), 2),
         "per_photo": photos,
     }
+
+
+def check_bins(counts: list[int]) -> dict[str, int]:
+    """How many photos fall in each of :data:`CHECK_BINS` (and ``at most 2``), from each photo's number of checks.
+
+    >>> check_bins([0, 0, 1, 5, 30])
+    {'0': 2, '1-2': 1, '3-17': 1, 'over 17': 1, 'at most 2': 3, 'photos': 5}
+    """
+    bins = {label: sum(lo <= n <= hi for n in counts) for lo, hi, label in CHECK_BINS}
+    return bins | {"at most 2": sum(n <= 2 for n in counts), "photos": len(counts)}
+
+
+def check_lines(s: dict[str, Any]) -> list[str]:
+    """The per-photo distribution of checks as table rows (flagged items, and those asked when the scan says)."""
+    lines = ["", "| checks per read photo | photos | 0 | 1-2 | 3-17 | over 17 | at most 2 |", "|---|---|---|---|---|---|---|"]
+    for what, bins in s["checks_per_photo"].items():
+        if bins:
+            n = bins["photos"]
+            cells = " | ".join(f"{bins[label]} ({_pct(bins[label], n):.0f} %)" for label in ("0", "1-2", "3-17", "over 17", "at most 2"))
+            lines.append(f"| {what} | {n} | {cells} |")
+    return lines
 
 
 def table(s: dict[str, Any]) -> str:
@@ -274,6 +323,7 @@ def table(s: dict[str, Any]) -> str:
     ]
     for kind, k in s["by_kind"].items():
         lines.append(f"| {kind} | {k['items']} | {k['right']} | {k['flagged']} | {k['wrong']} | {k['missing']} |")
+    lines += check_lines(s)
     lines += ["", "| confident error (kind truth -> read) | count |", "|---|---|"]
     lines += [f"| {k} | {v} |" for k, v in s["confusions"].items()] or ["| (none) | 0 |"]
     lines += ["", "| tag (item or photo) | items | confidently wrong | % wrong | % flagged |", "|---|---|---|---|---|"]
@@ -293,7 +343,10 @@ def table(s: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=900000, help="first seed (default 900000: held out, never used for tuning)")
+    parser.add_argument(
+        "--generator", choices=sorted(GENERATORS), default="photogen2", help="the photo generator in tests/ (default photogen2)"
+    )
+    parser.add_argument("--seed", type=int, help="first seed (default: photogen2 900000, photogen3 700000, its held-out seeds)")
     parser.add_argument("-n", "--count", type=int, default=200)
     parser.add_argument("--batch", type=int, default=10, help="photos per scanner process")
     parser.add_argument("--max-megapixels", type=float, default=12.5)
@@ -309,13 +362,15 @@ def main() -> None:
         summary = summarise(saved["per_photo"], saved["seconds_per_photo_generate"] * n, saved["seconds_per_photo_scan"] * n)
         args.seed, args.count = saved["per_photo"][0]["seed"], n
     else:
-        summary = run(args.seed, args.count, args.batch, args.max_megapixels, args.keep, args.cache)
+        if args.seed is None:
+            args.seed = GENERATORS[args.generator]
+        summary = run(args.seed, args.count, args.batch, args.max_megapixels, args.keep, args.cache, args.generator)
     if args.save:
         args.save.write_text(json.dumps(summary, indent=1))
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
-        print(f"papillon scan on photogen2 photos, seeds {args.seed}-{args.seed + args.count - 1}\n")
+        print(f"papillon scan on {args.generator} photos, seeds {args.seed}-{args.seed + args.count - 1}\n")
         print(table(summary))
 
 

@@ -28,7 +28,9 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the photo generator is a test tool, not installed
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from accuracy_independent import check_bins
 from photos.synth import Outcome, evaluate
 
 from papillon.scan.transcribe import calibration_table, format_calibration
@@ -82,6 +84,10 @@ def main() -> int:
         print(f"flagged           {flagged / items:.2%} ({flagged} items)   goal <= 3 %")
     print(f"confident errors  {len(confident)}   goal 0")
     print(f"confident errors  {len(confident) / max(items, 1):.3%} of items   goal <= 0.1 %")
+    if read:
+        bins = check_bins([o.flagged for o in read])
+        cells = ", ".join(f"{label}: {bins[label]}" for label in ("0", "1-2", "3-17", "over 17", "at most 2"))
+        print(f"checks per photo  flagged items per read photo: {cells} (of {len(read)})   goal: at most 2 on 80 %")
     print("calibration (every item of the photos read):")
     print(format_calibration(calibration_table((confidence, right) for o in read for _, confidence, right in o.scored)))
     if seconds:

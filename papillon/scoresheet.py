@@ -111,9 +111,10 @@ class SheetEntry:
 
     @classmethod
     def from_scan(cls, result: ScanResult, edition: Edition | None = None) -> SheetEntry:
-        """What a photo was read as: the doubtful readings and the unread fields are the doubts."""
+        """What a photo was read as: the doubtful readings that can change the score (most consequential first) and
+        the unread fields are the doubts."""
         doubts = []
-        for reading in result.review:
+        for reading in result.asked:
             second, p2 = reading.runner_up
             read = f"read {reading.value} ({reading.confidence:.0%})"
             # When the runner-up is that nothing is there, "else nothing else" said it twice.

@@ -99,8 +99,9 @@ def test_a_photo_to_review_says_how_to_score_it_anyway(photo, monkeypatch):
     monkeypatch.setattr(transcribe.transcribe, "__kwdefaults__", {**transcribe.transcribe.__kwdefaults__, "review_confidence": 1.01})
     result = CliRunner().invoke(main, ["score", "--json", "--fields", fields, str(path)])  # every reading is now doubtful
     assert result.exit_code == 1
+    # Too many doubts to weigh together: all are asked, those whose answer changes the garden's score most first.
     assert result.stderr == (
-        f"{path}: 90 readings need review (A1, B1, C1, D1, ...) — check them against the sheet, or pass --accept-uncertain\n"
+        f"{path}: 90 readings need review (A1, B1, A2, B2, ...) — check them against the sheet, or pass --accept-uncertain\n"
     )
     accepted = CliRunner().invoke(main, ["score", "--json", "--accept-uncertain", "--fields", fields, str(path)])
     assert accepted.exit_code == 0

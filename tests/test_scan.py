@@ -21,7 +21,7 @@ from papillon.cli import main  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
 from papillon.garden import Garden  # noqa: E402
 from papillon.layout import garden_layout, sheet_payload  # noqa: E402
-from papillon.scan import ScanReviewError, is_image, read_photo, review_marks  # noqa: E402
+from papillon.scan import ScanReviewError, classify, is_image, read_photo, review_marks  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
 from papillon.scan.transcribe import calibration_table, format_calibration, parse_fields, review_line, transcribe  # noqa: E402
@@ -527,6 +527,40 @@ def test_a_greyscale_photo_is_refused(saturation):
     assert _fail(photo.jpeg) == "p.jpg: the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
 
 
+def _recoloured(jpeg: bytes, how: str) -> bytes:
+    """The photo sepia-toned (a phone filter's matrix) or with every hue rotated by ``how`` degrees."""
+    import cv2
+
+    bgr = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    if how == "sepia":
+        sepia = np.array([[0.393, 0.769, 0.189], [0.349, 0.686, 0.168], [0.272, 0.534, 0.131]], np.float32)
+        rgb = np.clip(bgr[..., ::-1].astype(np.float32) @ sepia.T, 0, 255)
+        bgr = rgb[..., ::-1].astype(np.uint8)
+    else:
+        hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(int) + int(how) // 2) % 180  # OpenCV's hue runs 0-180
+        bgr = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    return bytes(cv2.imencode(".jpg", bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])[1])
+
+
+@pytest.mark.parametrize("how", ["sepia", "40", "90", "180", "-60"])
+def test_a_sepia_or_hue_shifted_photo_is_refused(good, how):
+    # Issue 23 item 20: a sepia-toned or hue-shifted photo was read confidently wrong and scored (exit 0).
+    assert _fail(_recoloured(good.jpeg, how)) == f"p.jpg: {classify.COLOUR_SHIFTED}"
+
+
+def test_a_slightly_shifted_hue_is_still_read(good):
+    # 15 degrees: more than warm or cool light leaves after white correction (0-12 deg measured), still read right.
+    result = read_photo(_recoloured(good.jpeg, "15"), accept_uncertain=True, name="p.jpg")
+    assert result.garden == good.garden
+
+
+def test_the_key_ring_colours_are_the_printed_ones():
+    from papillon.render.pen import COLOUR
+
+    assert {c: tuple(round(v * 255) for v in COLOUR.flowers[c].rgb()) for c in classify.PRINTED_KEY_RGB} == classify.PRINTED_KEY_RGB
+
+
 def test_an_unstamped_colour_key_is_still_read(good):
     rng = random.Random(5)
     page = _drawn_blank(
@@ -567,3 +601,27 @@ def test_pencil_all_round_one_bubble_does_not_make_every_empty_bubble_look_marke
     bubbles = {r.item: r for r in readings if r.kind == "butterfly"}
     assert [i for i, r in bubbles.items() if r.value == "filled"] == ["butterfly A1", "butterfly C3"]
     assert all(r.confidence >= 0.9 for r in bubbles.values()), [r for r in bubbles.values() if r.confidence < 0.9]
+
+
+def _marker_quads(layout, scale: float, dx: float, dy: float) -> dict[int, np.ndarray]:
+    """Each garden marker's corners as a camera looking straight down at ``scale`` px/mm, shifted by (dx, dy) px."""
+    return {i: np.array(layout.markers[i].box.corners_mm(), np.float64) * scale + (dx, dy) for i in D.GARDEN_MARKER_IDS}
+
+
+def test_a_sheet_beside_a_larger_one_whose_markers_were_lost_is_not_read():
+    # photogen2 seed 800021: a blank sheet lay beside the marked one, two of whose markers were not found; the
+    # blank one fitted and was read (26 items confidently wrong).  Much larger markers elsewhere mean two sheets.
+    layout = garden_layout()
+    beside, photographed = _marker_quads(layout, 3.0, 0.0, 0.0), _marker_quads(layout, 4.5, 900.0, 0.0)
+    found = {i: [photographed[i], beside[i]] if i in (0, 3) else [beside[i]] for i in D.GARDEN_MARKER_IDS}
+    with pytest.raises(ScanError, match="two garden sheets are in view"):
+        D._choose_sheet(layout, found)
+
+
+def test_a_second_sheet_partly_in_view_with_slightly_larger_markers_is_left_out():
+    # photogen2 seed 800032: the other sheet lay nearer the camera, its markers 10-15 % larger; the whole one is read.
+    layout = garden_layout()
+    whole, other = _marker_quads(layout, 4.0, 0.0, 0.0), _marker_quads(layout, 4.4, 1200.0, 300.0)
+    found = {i: [other[i], whole[i]] if i in (2, 3) else [whole[i]] for i in D.GARDEN_MARKER_IDS}
+    chosen = D._choose_sheet(layout, found)
+    assert all(np.array_equal(chosen[i], whole[i]) for i in D.GARDEN_MARKER_IDS)

@@ -190,3 +190,56 @@ def test_a_pencil_scribble_in_a_bubble_ringed_by_felt_is_a_mark() -> None:
     result = read_photo(jpeg(Warp().photograph(page)), accept_uncertain=True)
     bubble = next(r for r in result.readings if r.item == "butterfly C3")
     assert bubble.value == "filled" or bubble.confidence < 0.9, bubble
+
+
+def _sheet_with(draw) -> np.ndarray:
+    """A clean white rectified sheet (6 px/mm) with the plot outlines printed green and ``draw(image, px)`` on it."""
+    layout = garden_layout()
+    px = 6.0
+    width_mm, height_mm = layout.frame_mm
+    image = np.full((round(height_mm * px), round(width_mm * px), 3), 245, np.uint8)
+    for box in layout.plots:
+        cv2.rectangle(
+            image, (round(box.x_mm * px), round(box.y_mm * px)), (round(box.right_mm * px), round(box.bottom_mm * px)), (111, 154, 95), 1
+        )
+    draw(image, px)
+    return image
+
+
+def _edge_reading(image: np.ndarray, a: str, b: str):
+    from papillon.scan import classify
+
+    index = EDGES.index((parse_plot(a), parse_plot(b)))
+    return classify.read_edge(classify.maps(image, 6.0), garden_layout(), index)
+
+
+def test_a_navy_brick_beside_a_blue_flower_is_a_brick_and_blue_ink_spilled_into_the_gap_is_not():
+    # photogen2 seeds 800014, 800038: a navy pen's brick along the gap beside a blue felt flower was taken for the
+    # flower's spilled ink and read "none" at 0.99.  Spilled ink is one blob with its flower; the brick is a line.
+    layout = garden_layout()
+    box = layout.plots[0]  # A1; A2 is below it
+    slot = layout.edge_slots[EDGES.index((parse_plot("A1"), parse_plot("A2")))]
+    blue, navy = (40, 80, 200), (60, 80, 190)  # the same ink family: its hue within 35 deg of the flower's
+
+    def flower(image, px):
+        cv2.rectangle(
+            image,
+            (round((box.x_mm + 0.8) * px), round((box.y_mm + 0.8) * px)),
+            (round((box.right_mm - 0.8) * px), round((box.bottom_mm - 0.8) * px)),
+            blue,
+            -1,
+        )
+
+    def brick(image, px):
+        flower(image, px)
+        y = round(slot.y1_mm * px)
+        cv2.line(image, (round((slot.x1_mm + 1) * px), y), (round((slot.x2_mm - 1) * px), y), navy, 3)
+
+    def spill(image, px):
+        flower(image, px)
+        x0 = round((box.x_mm + box.w_mm * 0.3) * px)
+        cv2.ellipse(image, (x0, round(box.bottom_mm * px)), (round(4 * px), round(2.5 * px)), 0, 0, 360, blue, -1)
+
+    assert _edge_reading(_sheet_with(brick), "A1", "A2").value == "brick"
+    spilled = _edge_reading(_sheet_with(spill), "A1", "A2")
+    assert spilled.value == "none" or spilled.confidence < 0.9

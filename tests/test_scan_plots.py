@@ -175,3 +175,24 @@ def test_an_empty_plot_under_a_soft_shadow_is_surely_empty():
     assert reading.value == "empty"
     assert reading.confidence >= 0.9, reading
     assert dict(reading.evidence)["stroked"] < 0.02
+
+
+def test_a_flower_whose_ink_lies_only_along_both_diagonals_is_doubted_as_a_bramble():
+    # photogen3 development seed 1016, C3: a bramble's X scribbled in blue ballpoint, read blue at 0.99.
+    x_like = classify.Reading(
+        "C3",
+        "plot",
+        (("blue", 0.9935), ("bramble", 0.006), ("empty", 0.0005)),
+        (("x_coverage_pen", 0.8235), ("off_diagonal_pen", 0.0331), ("x_alignment_pen", 0.4968), ("stamp_fraction", 0.2051)),
+    )
+    doubted = classify._doubt_x_like_flower(x_like)
+    assert (doubted.value, doubted.confidence, doubted.runner_up[0]) == ("blue", 0.6, "bramble")
+    assert dict(doubted.evidence)["x_like"] == 1.0
+    # A filled flower covers the diagonals too, but its strokes do not run along them (seed 1016, C1).
+    filled = classify.Reading(
+        "C1",
+        "plot",
+        (("red", 0.9999), ("field", 0.0001)),
+        (("x_coverage_pen", 0.7059), ("off_diagonal_pen", 0.0392), ("x_alignment_pen", 0.2662)),
+    )
+    assert classify._doubt_x_like_flower(filled) is filled

@@ -15,6 +15,7 @@ from papillon.cli.common import source_name as read_name
 from papillon.edition import Edition
 from papillon.errors import ScanError, TooLargeError, quote
 from papillon.grid import Plot, plot_name
+from papillon.scan.impact import moot_line
 from papillon.words import plural
 
 
@@ -53,10 +54,12 @@ def command(
 ) -> None:
     """Read photos of garden sheets (side A) into .garden notation.
 
-    Every item read with a confidence under 0.9 is marked for review with a
-    '# ? ...' comment naming it and the runner-up reading; the notation still
-    parses.  Fields are written F; in a terminal papillon asks what each one
-    holds, or give them with --fields.
+    Every item read with a confidence under 0.9 whose answer can change the
+    score is marked for review with a '# ? ...' comment naming it and the
+    runner-up reading, the most consequential first; the notation still
+    parses.  Doubts that cannot change the score are named once in a
+    comment.  Fields are written F; in a terminal papillon asks what each
+    one holds, or give them with --fields.
 
     Exit status: 0 when every photo was read (review marks or not), 1 when a
     photo could not be read (one line each on stderr, nothing written).
@@ -111,8 +114,11 @@ def command(
         else:
             click.echo(text, nl=False)
         if result.needs_review:
-            names = ", ".join(r.item for r in result.review)
-            readings = plural(len(result.review), "reading")
+            names = ", ".join(r.item for r in result.asked)
+            readings = plural(len(result.asked), "reading")
             click.echo(f"{photo}: {readings} to review: {names}", err=True)
+        moot = moot_line(result.moot)
+        if moot:
+            click.echo(f"{photo}: {moot}", err=True)
     if failed:
         sys.exit(1)

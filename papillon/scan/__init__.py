@@ -115,10 +115,15 @@ class ScanResult:
     fields_unknown: tuple[Plot, ...]
     sheet: Sheet
     calibration: Calibration
+    asked: tuple[Reading, ...] = ()
+    """The doubts whose answer can change the score, the most consequential first (what a person is asked)."""
+    moot: tuple[Reading, ...] = ()
+    """The doubts whose answer cannot change the score: in :attr:`review`, not asked."""
 
     @property
     def needs_review(self) -> bool:
-        return bool(self.review)
+        """Whether a person must check something: a doubt whose answer can change the score."""
+        return bool(self.asked)
 
     @property
     def confidence(self) -> float:
@@ -137,6 +142,8 @@ class ScanResult:
             "confidence": round(self.confidence, 4),
             "needs_review": self.needs_review,
             "review": [r.item for r in self.review],
+            "asked": [r.item for r in self.asked],
+            "moot": [r.item for r in self.moot],
             "fields_unknown": [plot_name(p) for p in self.fields_unknown],
             "garden": to_json(self.garden),
             "notation": self.notation,
@@ -231,17 +238,26 @@ def _read(
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)
         header.append(f"# colour key not stamped for {blank}: typical ink colours assumed")
-    result_t = transcribe.transcribe(readings, fields=wanted, ask=ask, header=header)
+    result_t = transcribe.transcribe(readings, fields=wanted, ask=ask, header=header, edition=edition)
     result = ScanResult(
-        label, result_t.garden, result_t.notation, result_t.readings, result_t.review, result_t.fields_unknown, sheet, calibration
+        label,
+        result_t.garden,
+        result_t.notation,
+        result_t.readings,
+        result_t.review,
+        result_t.fields_unknown,
+        sheet,
+        calibration,
+        result_t.asked,
+        result_t.moot,
     )
     if debug_dir is not None:
         from papillon.scan.debug import write_debug
 
         write_debug(Path(debug_dir), debug_stem, result)
     if result.needs_review and not accept_uncertain:
-        items = ", ".join(r.item for r in result.review[:4]) + (", ..." if len(result.review) > 4 else "")
-        count = len(result.review)
+        items = ", ".join(r.item for r in result.asked[:4]) + (", ..." if len(result.asked) > 4 else "")
+        count = len(result.asked)
         raise ScanReviewError(
             f"{label}: {plural(count, 'reading')} need{'' if count > 1 else 's'} review ({items}) — check them against the sheet",
             result,

@@ -122,6 +122,12 @@ EDGE_DARKNESS_MIN = 0.11
 EDGE_COVERAGE_MID = 0.5
 """Share of an edge slot's length covered by pencil at which a brick is as likely as not."""
 EDGE_COVERAGE_SPREAD = 0.07
+EDGE_SHORT_COVERAGE = 0.15
+"""A grey line over this share of an edge's length (or more) is at least doubtful: photogen3's development photos
+had short pencil and felt bricks over 15-19 % of an edge read "none" at 0.99; on photogen2's development photos 3 of
+about 1,900 edges without a brick cover this much."""
+EDGE_SHORT_P = 0.4
+"""The brick probability such a short line is given at least (so "none" at 0.6: marked for review)."""
 EDGE_MEDIAN_MID = 0.1
 """Median darkness along an edge slot (its guide ~0.04, a brick 0.11-0.6) at which a brick is as likely as not."""
 EDGE_MEDIAN_SPREAD = 0.012
@@ -160,6 +166,10 @@ EDGE_GREY_NOISE = 4.0
 """Lab chroma of noise and JPEG's colour blocks that any pixel may carry."""
 SPILL_STRIP_MM = (0.6, 2.6)
 """Distances (mm) inside a plot's box between which its ink is measured where it could spill into the path."""
+SPILL_JOIN_MM = 2.6
+"""How far into a plot (mm from its side) ink must run, unbroken, from the edge band to count as that plot's spill."""
+SPILL_DEEP_MM = (2.6, 6.0)
+"""Where (mm in from a plot's side) the plot's own fill must carry the same ink for ink at its side to be spill."""
 SPILL_INKED_SHARE = 0.2
 """Share of that strip in coloured ink above which the plot's ink reaches its border (and may spill past it)."""
 SPILL_HUE_DEG = 35.0
@@ -260,6 +270,42 @@ GLARE_CONFIDENCE_MAX = 0.7
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
 
+X_FLOWER_COVERAGE_MIN = 0.6
+"""A flower whose pen ink covers this share of both diagonals' length, ..."""
+X_FLOWER_OFF_MAX = 0.06
+"""... with less than this share of the plot inked off them, ..."""
+X_FLOWER_ALIGNMENT_MIN = 0.45
+"""... and strokes running along the diagonals this well (a filled flower: 0.13-0.44, one 0.50; X's 0.49-0.61),
+is doubted as a bramble's X (:func:`_doubt_x_like_flower`)."""
+X_FLOWER_CONFIDENCE = 0.6
+"""The doubted flower's probability (under the review threshold); the bramble takes most of the rest."""
+X_FLOWER_CONFIDENCE_REST = 0.05
+"""What the other readings keep between them."""
+PRINTED_KEY_RGB = {"red": (0xD8, 0x43, 0x4B), "blue": (0x3B, 0x7D, 0xD8), "yellow": (0xF1, 0xBD, 0x1F), "purple": (0x8C, 0x55, 0xC4)}
+"""The colour key circles' printed outline colours (papillon/render/pen.py's colour palette; a test keeps them equal)."""
+PRINTED_OUTLINE_RGB = (0x6F, 0x9A, 0x5F)
+"""The plot outlines' printed green (pen.py's palette ``plot``)."""
+KEY_RING_MM = (0.88, 1.25)
+"""The annulus around a key circle's radius (times it) where its printed coloured outline is measured."""
+KEY_RING_TOP_SHARE = 0.2
+"""The most chromatic share of the annulus taken as the printed ring (a stamp, paper and text make up the rest)."""
+KEY_SHIFT_MAX_DEG = 25.0
+"""The printed key rings' mean hue shift (degrees) from their printed colours over which the photo's colours are
+refused as filtered: measured 0-12 deg on photogen2's photos (seeds 800000-800059, warm and cool light included);
+a 20 deg hue rotation still read as the original, a 40 deg one did not."""
+KEY_RING_GAP_MAX_DEG = 45.0
+"""The most any one key ring's hue may stray from its printed colour (natural: up to 23 deg, blue)."""
+KEY_RING_CHROMA_MIN = 15.0
+"""A key ring (or the outlines) under this chroma shows no colour to judge by (sepia: 5-10; natural: 22-92; a
+``--mono`` sheet's grey rings)."""
+KEY_STAMP_DARKNESS = 0.15
+"""Darker than this (0-1) in a key circle's core is a stamp's ink (paper ~0, the printed letter lies outside)."""
+KEY_GREY_STAMPS_MIN = 2
+"""Key stamps without colour, next to key rings without colour, that make a photo's colours refused as toned."""
+COLOUR_SHIFTED = (
+    "the photo's colours are off (the colour key's printed red, blue, yellow and purple rings do not look like those"
+    " colours: a sepia or colour filter, or strongly tinted light?) — take it without a filter, in white light"
+)
 NO_COLOUR = "the photo has no colour (greyscale or nearly) — take it in colour: flowers are told apart by colour"
 """The refusal of a photo without usable colour (here, or before anything else when it has none at all)."""
 
@@ -733,7 +779,62 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
         return None
     lab = m.lab[where][inked]
     ratio = float(np.median(m.chroma[where][inked] / np.maximum(m.darkness[where][inked], 0.02)))
-    return math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1])))), ratio
+    hue = math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1]))))
+    # Spilled ink is continuous with the plot's own fill: the same ink lies further in.  A pen's brick that
+    # wobbles into the strip is no fill (photogen2 seeds 800014, 800038: blue ballpoint bricks read as spill).
+    deep = _inward_strip(box, plot, toward, *SPILL_DEEP_MM)
+    where_deep = m.box(deep)
+    inked_deep = m.chroma[where_deep] > CHROMA_INK_MIN
+    if inked_deep.sum() < SPILL_INKED_SHARE * inked_deep.size:
+        return None
+    lab_deep = m.lab[where_deep][inked_deep]
+    hue_deep = math.degrees(math.atan2(float(np.median(lab_deep[:, 2])), float(np.median(lab_deep[:, 1]))))
+    if abs((hue_deep - hue + 180.0) % 360.0 - 180.0) >= SPILL_HUE_DEG:
+        return None
+    return hue, ratio
+
+
+def _inward_strip(box: Rect, plot: Plot, toward: Plot, near: float, far: float) -> Rect:
+    """The strip of ``box`` from ``near`` to ``far`` mm in from its side facing ``toward``."""
+    if toward == plot + 1:
+        return Rect(box.right_mm - far, box.y_mm, far - near, box.h_mm)
+    if toward == plot - 1:
+        return Rect(box.x_mm + near, box.y_mm, far - near, box.h_mm)
+    if toward > plot:
+        return Rect(box.x_mm, box.bottom_mm - far, box.w_mm, far - near)
+    return Rect(box.x_mm, box.y_mm + near, box.w_mm, far - near)
+
+
+def _joined_to_fill(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot, hue: float, ys: slice, xs: slice) -> NDArray[Any]:
+    """Which pixels of the edge band ``(ys, xs)`` are joined, through ink of ``hue``, to ``plot``'s fill.
+
+    Spilled ink is one blob with the flower it ran out of; a pen's brick of the same colour drawn along the gap is
+    a line of its own, with the printed outline and paper between it and the fill (photogen2 seeds 800038, 800014:
+    navy bricks beside blue flowers were taken for spill and read as no brick).
+    """
+    box = layout.plots[plot]
+    reach = SPILL_JOIN_MM
+    if toward in (plot + 1, plot - 1):
+        x0 = min(xs.start, m.px(box.right_mm - reach)) if toward == plot + 1 else xs.start
+        x1 = xs.stop if toward == plot + 1 else max(xs.stop, m.px(box.x_mm + reach))
+        y0, y1 = ys.start, ys.stop
+        deep = (slice(None), slice(0, 2)) if toward == plot + 1 else (slice(None), slice(-2, None))
+    else:
+        y0 = min(ys.start, m.px(box.bottom_mm - reach)) if toward > plot else ys.start
+        y1 = ys.stop if toward > plot else max(ys.stop, m.px(box.y_mm + reach))
+        x0, x1 = xs.start, xs.stop
+        deep = (slice(0, 2), slice(None)) if toward > plot else (slice(-2, None), slice(None))
+    lab = m.lab[y0:y1, x0:x1]
+    hues = np.degrees(np.arctan2(lab[..., 2], lab[..., 1])).astype(np.float32)
+    chroma = m.chroma[y0:y1, x0:x1]
+    # A dense felt fill is too dark to look like ink's rim (``_ink_like``) but is as coloured as a stamp.
+    inked = (chroma > CHROMA_INK_MIN) | _ink_like(chroma, m.darkness[y0:y1, x0:x1])
+    ink = (inked & (_hue_gap(hues, hue) < SPILL_HUE_DEG)).astype(np.uint8)
+    _, labels = cv2.connectedComponents(ink, connectivity=8)
+    fill = np.unique(labels[deep][ink[deep] > 0])
+    joined = np.isin(labels, fill[fill > 0])
+    result: NDArray[Any] = joined[ys.start - y0 : ys.stop - y0, xs.start - x0 : xs.stop - x0]
+    return result
 
 
 def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
@@ -769,7 +870,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         ink = _border_ink(m, layout, plot, other)
         if ink is not None:
             hue, ratio = ink
-            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
             spill |= theirs
             # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
             base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
@@ -798,6 +899,9 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
         line_darkness = max(darkness, pen_darkness)
+    if coverage >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
+        # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
+        p = EDGE_SHORT_P
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
@@ -1048,6 +1152,81 @@ def photo_colour(m: Maps, layout: GardenLayout) -> float:
     return float(np.median(np.concatenate(strips)))
 
 
+def _printed_hue(rgb: tuple[int, int, int]) -> float:
+    lab = cv2.cvtColor(np.array([[rgb]], np.float32) / 255.0, cv2.COLOR_RGB2Lab).reshape(3)
+    return math.degrees(math.atan2(float(lab[2]), float(lab[1])))
+
+
+def key_rings(m: Maps, layout: GardenLayout) -> dict[str, tuple[float, float]]:
+    """Each colour key circle's printed outline as photographed: (signed hue gap to its printed colour in degrees, chroma).
+
+    The outline is printed in the flower's colour whether or not a stamp was put in the circle, and a stamp there
+    is of that colour: so the four rings tell whether the photo's colours are the colours printed.
+    """
+    rings = {}
+    for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
+        lo, hi = KEY_RING_MM
+        where, inside = _disc(m, circle, circle.r_mm * hi)
+        yy, xx = np.mgrid[where[0], where[1]]
+        d = np.hypot(xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm) / m.px_per_mm
+        ring = inside & (d >= circle.r_mm * lo)
+        chroma = m.chroma[where][ring]
+        if chroma.size == 0:
+            continue
+        top = chroma >= np.quantile(chroma, 1.0 - KEY_RING_TOP_SHARE)
+        lab = m.lab[where][ring][top]
+        a, b = float(lab[:, 1].mean()), float(lab[:, 2].mean())
+        gap = (math.degrees(math.atan2(b, a)) - _printed_hue(PRINTED_KEY_RGB[colour]) + 180.0) % 360.0 - 180.0
+        rings[colour] = (gap, math.hypot(a, b))
+    return rings
+
+
+def outline_hue_gap(m: Maps, layout: GardenLayout) -> float | None:
+    """The printed green plot outlines' hue as photographed, less their printed hue (degrees); None if too grey."""
+    half = COLOUR_OUTLINE_MM / 2
+    a_parts, b_parts = [], []
+    for box in layout.plots:
+        for side in (Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm), Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm)):
+            where = m.box(side)
+            strongest = m.chroma[where].argmax(axis=1)
+            rows = np.arange(len(strongest))
+            a_parts.append(m.lab[where][rows, strongest, 1])
+            b_parts.append(m.lab[where][rows, strongest, 2])
+    a, b = float(np.median(np.concatenate(a_parts))), float(np.median(np.concatenate(b_parts)))
+    if math.hypot(a, b) < KEY_RING_CHROMA_MIN:
+        return None
+    return (math.degrees(math.atan2(b, a)) - _printed_hue(PRINTED_OUTLINE_RGB) + 180.0) % 360.0 - 180.0
+
+
+def grey_stamps(m: Maps, layout: GardenLayout) -> int:
+    """How many colour key circles hold a stamp (dark ink over their core) that shows no colour."""
+    count = 0
+    for circle in layout.colour_key:
+        where, inside = _disc(m, circle, circle.r_mm * KEY_CORE)
+        dark = inside & (m.darkness[where] > KEY_STAMP_DARKNESS)
+        if dark.sum() >= KEY_FRACTION_MIN * inside.sum() and float(np.median(m.chroma[where][dark])) < CHROMA_INK_MIN:
+            count += 1
+    return count
+
+
+def colours_shifted(rings: dict[str, tuple[float, float]], outline_gap: float | None, grey_stamped: int) -> bool:
+    """Whether the printed colours say the photo's colours are not the printed ones (a filter, sepia, a tinted light).
+
+    The references are the colour key rings that show colour and the green plot outlines where they are strong
+    enough to tell a hue.  Rings that show no colour (sepia, or a ``--mono`` sheet's grey print) say something
+    only with stamps in the key that show none either: stamps are coloured inks.
+    """
+    gaps = [g for g, chroma in rings.values() if chroma >= KEY_RING_CHROMA_MIN]
+    if not gaps and grey_stamped >= KEY_GREY_STAMPS_MIN:
+        return True
+    if outline_gap is not None:
+        gaps.append(outline_gap)
+    if not gaps:
+        return False
+    mean_shift = math.degrees(math.atan2(sum(math.sin(math.radians(g)) for g in gaps), sum(math.cos(math.radians(g)) for g in gaps)))
+    return abs(mean_shift) > KEY_SHIFT_MAX_DEG or max(map(abs, gaps)) > KEY_RING_GAP_MAX_DEG
+
+
 def washout(m: Maps, layout: GardenLayout) -> list[float]:
     """How washed out each plot is (0: as the rest of the sheet, 1: gone): glare lifts the ink's darkness.
 
@@ -1082,6 +1261,29 @@ def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Read
     return Reading(reading.item, reading.kind, _ranked({top: confidence, **dict(spread)}), (*reading.evidence, why))
 
 
+def _doubt_x_like_flower(reading: Reading) -> Reading:
+    """A flower whose ink lies along both diagonals and hardly anywhere else is maybe a bramble's X drawn in a
+    coloured pen (a scribbled X in felt or ballpoint): marked for review, bramble the runner-up.
+
+    photogen3's development seeds 1012, 1016, 1019: such X's were read as blue or red flowers at 0.94-1.00; of
+    about 80 flowers read on development photos whose ink covers both diagonals, only one lines up with them this
+    well (photogen2 seed 800008, a yellow one at 0.50).
+    """
+    e = dict(reading.evidence)
+    if not (
+        reading.value in COLOUR_NAMES
+        and e.get("x_coverage_pen", 0.0) >= X_FLOWER_COVERAGE_MIN
+        and e.get("off_diagonal_pen", 1.0) < X_FLOWER_OFF_MAX
+        and e.get("x_alignment_pen", 0.0) >= X_FLOWER_ALIGNMENT_MIN
+    ):
+        return reading
+    rest = {k: q for k, q in reading.probabilities[1:] if k != "bramble"}
+    scale = X_FLOWER_CONFIDENCE_REST / max(sum(rest.values()), 1e-9) if rest else 0.0
+    scores = {reading.value: X_FLOWER_CONFIDENCE, "bramble": 1.0 - X_FLOWER_CONFIDENCE - X_FLOWER_CONFIDENCE_REST}
+    scores |= {k: q * scale for k, q in rest.items()}
+    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like", 1.0)))
+
+
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
     sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
@@ -1109,12 +1311,14 @@ def read_sheet(
     colour = photo_colour(m, layout)
     if colour < COLOUR_CHROMA_MIN:
         raise ScanError(NO_COLOUR)
+    if colours_shifted(key_rings(m, layout), outline_hue_gap(m, layout), grey_stamps(m, layout)):
+        raise ScanError(COLOUR_SHIFTED)
     washed = washout(m, layout)
     shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
         raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
-    plots = [read_plot(m, layout, p, calibration, starting=p in starting) for p in PLOTS]
+    plots = [_doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting)) for p in PLOTS]
     readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]

@@ -397,6 +397,16 @@ def _fit(layout: GardenLayout, quads: dict[int, NDArray[Any]]) -> tuple[NDArray[
     return homography, float(np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1))) / scale)
 
 
+OTHER_SHEET_LARGER_MARKERS = 2
+"""A photo whose chosen sheet has this many markers with a larger instance elsewhere in view is refused as showing
+two sheets (photogen2 seed 800021: a blank sheet beside the marked one, two of whose markers were lost, was read)."""
+
+
+OTHER_SHEET_AREA_RATIO = 1.3
+"""How much larger (area) another instance of a marker must be to count against the chosen sheet: a second sheet
+lying nearer the camera, partly in view, shows markers 10-15 % larger (photogen2 seed 800032); 800021's 45-55 %."""
+
+
 def _choose_sheet(layout: GardenLayout, found: dict[int, list[NDArray[Any]]]) -> dict[int, NDArray[Any]]:
     """One instance of each garden marker found, those that form one sheet; ScanError when two sheets are in view.
 
@@ -420,7 +430,18 @@ def _choose_sheet(layout: GardenLayout, found: dict[int, list[NDArray[Any]]]) ->
     best = fitting[0][1]
     if len(ids) == len(GARDEN_MARKER_IDS) and any(all(a != b for a, b in zip(best, other, strict=True)) for _, other in fitting[1:]):
         raise ScanError("two garden sheets are in view — photograph one sheet at a time")
+    # Markers of a second sheet larger in the photo than the chosen sheet's: the sheet the photo was taken of is
+    # likely that one, with some of its markers lost (the chosen one is then a sheet lying beside it).
+    larger = [
+        i for i, k in zip(ids, best, strict=True) if any(_area(q) > OTHER_SHEET_AREA_RATIO * _area(found[i][k]) for q in found[i][:k])
+    ]
+    if len(larger) >= OTHER_SHEET_LARGER_MARKERS:
+        raise ScanError("two garden sheets are in view — photograph one sheet at a time")
     return {i: found[i][k] for i, k in zip(ids, best, strict=True)}
+
+
+def _area(quad: NDArray[Any]) -> float:
+    return float(cv2.contourArea(quad.astype(np.float32)))
 
 
 def _foreign(layout: GardenLayout, quads: dict[int, NDArray[Any]]) -> tuple[int, float] | None:

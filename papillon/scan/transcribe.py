@@ -12,6 +12,8 @@ from papillon.errors import FieldsError
 from papillon.garden import BRAMBLE, EMPTY, FIELD, Cell, Garden, flower
 from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
 from papillon.notation import format_garden
+from papillon.scan.impact import moot_line, weigh_doubts
+from papillon.score import compact
 
 if TYPE_CHECKING:
     from papillon.scan.classify import Reading
@@ -75,7 +77,12 @@ class Transcription:
     notation: str
     readings: tuple[Reading, ...]
     review: tuple[Reading, ...]
+    """Every reading the scanner is unsure of (``review: true`` in ``--json``), asked or not."""
     fields_unknown: tuple[Plot, ...]
+    asked: tuple[Reading, ...] = ()
+    """The doubts whose answer can change the score, the most consequential first: the ``# ?`` marks."""
+    moot: tuple[Reading, ...] = ()
+    """The doubts whose answer cannot change the score (not asked; said once in a comment)."""
 
     @property
     def confidence(self) -> float:
@@ -83,7 +90,7 @@ class Transcription:
 
     @property
     def needs_review(self) -> bool:
-        return bool(self.review)
+        return bool(self.asked)
 
 
 def sheet_confidence(readings: Iterable[Reading]) -> float:
@@ -98,11 +105,14 @@ def transcribe(
     ask: Callable[[Plot], str | None] | None = None,
     header: list[str] | None = None,
     review_confidence: float = REVIEW_CONFIDENCE,
+    edition: Edition | None = None,
 ) -> Transcription:
     """The garden of the readings (plots, then edges, then bubbles, as :func:`classify.read_sheet` gives them).
 
     Field contents come from ``fields`` (plot -> code), else from ``ask(plot)``
-    (a prompt in a terminal), else stay ``F``.
+    (a prompt in a terminal), else stay ``F``.  Readings under ``review_confidence`` are doubts; those whose
+    answer can change the score under ``edition`` are marked ``# ?``, the most consequential first
+    (:func:`papillon.scan.impact.weigh_doubts`), the others are said once in a comment.
     """
     fields = dict(fields or {})
     plots, edges, bubbles = readings[: len(PLOTS)], readings[len(PLOTS) : len(PLOTS) + len(EDGES)], readings[len(PLOTS) + len(EDGES) :]
@@ -134,15 +144,20 @@ def transcribe(
     bricks = frozenset(edge for edge, r in zip(EDGES, edges, strict=True) if r.value == "brick")
     butterflies = frozenset(plot for plot, r in zip(PLOTS, bubbles, strict=True) if r.value == "filled")
     garden = Garden(tuple(cells), bricks, butterflies)
-    review = tuple(r for r in readings if r.confidence < review_confidence)
+    slots = [i for i, r in enumerate(readings) if r.confidence < review_confidence]
+    review = tuple(readings[i] for i in slots)
+    weighed = weigh_doubts(*compact(garden), readings, slots, unknown, edition or standard_edition())
     lines = format_garden(garden).splitlines()
     extra = list(header or [])
     if unknown:
         names = ", ".join(plot_name(p) for p in unknown)
         extra.append(f"# fields whose critter or feature was not given: {names} (write each F as what it holds, like po or lb)")
-    extra += [review_line(r) for r in review]
+    moot = moot_line(weighed.moot)
+    if moot:
+        extra.append(f"# {moot}: {', '.join(r.item for r in weighed.moot)}")
+    extra += [review_line(r) for r in weighed.asked]
     notation = "\n".join([lines[0], *extra, *lines[1:]]) + "\n"
-    return Transcription(garden, notation, tuple(readings), review, tuple(unknown))
+    return Transcription(garden, notation, tuple(readings), review, tuple(unknown), weighed.asked, weighed.moot)
 
 
 CALIBRATION_BINS = (0.0, 0.5, 0.7, 0.9, 0.95, 0.99, 0.999, 1.0)
