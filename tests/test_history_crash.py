@@ -57,6 +57,8 @@ def test_kill_9_during_writes_loses_at_most_the_entry_being_written(tmp_path: Pa
         os.kill(writer.pid, signal.SIGKILL)
         writer.wait()
         assert writer.returncode == -signal.SIGKILL
+        # The writer runs ahead of this reader on a busy machine: what it reported before dying is still in the pipe.
+        committed = max([committed, *(int(line) for line in writer.stdout.read().split())])
         _check_whole(path)
         stored = sorted(e.total // len(CATEGORIES) for e in History(path).entries() if e.player == f"w{round_}")
         # every entry reported committed is there, in order, with nothing lost; at most one more (committed, not yet printed)

@@ -430,7 +430,7 @@ def test_a_doubt_whose_runner_up_is_nothing_says_so_once() -> None:
         SimpleNamespace(item="edge B2-B3", value="brick", confidence=0.6, runner_up=("none", 0.4)),
         SimpleNamespace(item="C3", value="R", confidence=0.55, runner_up=("B", 0.45)),
     ]
-    entry = SheetEntry.from_scan(SimpleNamespace(review=readings, fields_unknown=(), garden=Garden.empty()))  # type: ignore[arg-type]
+    entry = SheetEntry.from_scan(SimpleNamespace(review=readings, asked=readings, fields_unknown=(), garden=Garden.empty()))  # type: ignore[arg-type]
     assert [d.words for d in entry.doubts] == ["read brick (60%), or perhaps nothing there", "read R (55%), else B (45%)"]
 
 
