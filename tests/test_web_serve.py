@@ -420,6 +420,20 @@ def test_one_point_is_one_point_and_round_0_is_the_start(tmp_path: Path) -> None
     assert "<title>Sheet 1 point · papillon</title>" in c.get(sheet).text
 
 
+def test_no_round_0_on_a_delete_page_nor_in_a_tables_title(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    game = _new_game(c)
+    confirm = c.get(f"{game}/delete").text
+    assert "round 0" not in confirm and "· not started ·" in confirm
+    table = c.post("/tables", data={"csrf": _csrf(c), "seed": "7"}, follow_redirects=False).headers["location"]
+    page = c.get(table).text
+    watch = re.search(r'href="(/watch/[0-9a-f]+)"', page)
+    assert watch and "<title>Table · ready to deal · papillon</title>" in page
+    assert "<title>Watching · ready to deal · papillon</title>" in c.get(watch.group(1)).text
+    c.post(f"{table}/step", data={"csrf": _csrf(c)})
+    assert "<title>Table · round 1 · papillon</title>" in c.get(table).text
+
+
 def test_a_doubt_whose_runner_up_is_nothing_says_so_once() -> None:
     from types import SimpleNamespace
 
