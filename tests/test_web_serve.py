@@ -495,6 +495,18 @@ def test_every_page_answers_its_data_as_json(tmp_path: Path) -> None:
     assert c.get(game).headers["content-type"].startswith("text/html")  # a browser still gets the page
 
 
+def test_the_history_pages_data_has_the_players_statistics_and_entries(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    as_json = {"accept": "application/json"}
+    sheet = c.post("/score/new", data={"csrf": _csrf(c)}, follow_redirects=False).headers["location"]
+    c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set A3 R"})  # one flower alone: 1 point
+    assert c.post(f"{sheet}/record", data={"csrf": _csrf(c), "player": "Ann"}, follow_redirects=False).status_code == 303
+    everyone = c.get("/history", headers=as_json).json()["stats"]
+    assert [(s["player"], s["games"], s["best_total"]) for s in everyone] == [("Ann", 1, 1)]
+    ann = c.get("/history?player=Ann", headers=as_json).json()
+    assert ann["chosen"]["games"] == 1 and [(e["player"], e["total"], e["source"]) for e in ann["entries"]] == [("Ann", 1, "typed")]
+
+
 def test_a_game_is_recorded_in_the_history_when_it_ends_not_when_its_page_is_read(tmp_path: Path) -> None:
     from papillon.history import open_history
 
