@@ -203,13 +203,36 @@ def test_every_text_is_readable_in_dark_and_light_mode(server: Any, browser: Any
     page.fill("form.new-game input[name=seed]", "11")
     with page.expect_navigation():
         page.locator("form.new-game button[type=submit]").click()
-    pages = {"home": server.url + "/", "game": page.url, "error": server.url + "/games/1-00000000", "score": server.url + "/score"}
+    game = page.url
+    page.goto(server.url + "/score")
+    with page.expect_navigation():
+        page.locator("button:has-text('Tap in a blank garden')").click()
+    pages = {
+        "home": server.url + "/",
+        "game": game,
+        "error": server.url + "/games/1-00000000",
+        "score": server.url + "/score",
+        "sheet": page.url,
+    }
     unreadable = {}
     for name, url in pages.items():
         page.goto(url)
-        unreadable[name] = page.evaluate(LOW_CONTRAST)
+        unreadable[name] = page.evaluate(LOW_CONTRAST) + page.evaluate(SHEET_NOT_ON_WHITE)
     context.close()
-    assert unreadable == {name: [] for name in pages}  # the sheet's heading on its white, the error page's box
+    assert unreadable == {name: [] for name in pages}  # the sheet's heading on its white, the error page's box, a sheet's letters
+
+
+SHEET_NOT_ON_WHITE = """
+() => [...document.querySelectorAll("svg.sheet")].filter((svg) => {
+  for (let e = svg; e; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    const rgb = c.match(/[0-9.]+/g).map(Number);
+    if (rgb.length < 4 || rgb[3] > 0.5) return Math.min(...rgb.slice(0, 3)) < 235;  // not (nearly) white
+  }
+  return false;
+}).map((svg) => `svg.sheet "${svg.getAttribute("aria-label")}" not on white`)
+"""
+"""A printed sheet (drawn dark on white, for paper) on a page's dark background: its letters and key unreadable."""
 
 
 def test_a_number_key_never_takes_a_folded_choice_unseen(server: Any, phone: Any) -> None:
