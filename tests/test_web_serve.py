@@ -202,6 +202,9 @@ def test_a_refused_form_keeps_its_values_and_links_back(tmp_path: Path) -> None:
     assert bad.status_code == 400 and f'href="{sheet}?plot=C3">Back to the page</a>' in bad.text
     elsewhere = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": "http://evil.example/x"})
     assert elsewhere.status_code == 400 and "Back to the page" not in elsewhere.text
+    for path in ("//evil.example/x", "/\\evil.example/x"):  # on this host, but a link to another site
+        slashes = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": f"{LOCAL}{path}"})
+        assert slashes.status_code == 400 and "Back to the page" not in slashes.text and "evil.example" not in slashes.text
 
 
 def test_a_pasted_garden_names_its_player(tmp_path: Path) -> None:

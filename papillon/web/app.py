@@ -215,8 +215,8 @@ def _back(request: Request) -> str:
         parts = urlsplit(referer)
     except ValueError:
         return "/"
-    if parts.netloc != request.headers.get("host") or not parts.path.startswith("/"):
-        return "/"
+    if parts.netloc != request.headers.get("host") or not parts.path.startswith("/") or parts.path.startswith(("//", "/\\")):
+        return "/"  # "//host/..." (and "/\\host", which browsers read alike) would be a link to another site
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 
