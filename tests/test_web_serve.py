@@ -326,7 +326,9 @@ def test_a_night_key_adds_and_fixes_only_its_own_players_sheet(tmp_path: Path) -
     assert ann.post(f"{bobs}/act", data={"csrf": _csrf(ann), "action": "set A1 R"}).status_code == 403
     assert ann.post(f"{bobs}/record", data={"csrf": _csrf(ann)}).status_code == 403
     for refused in (other, "/", "/history", "/score", "/tables/0123456789ab"):
-        assert ann.get(refused).status_code == 403, refused
+        answer = ann.get(refused)
+        assert answer.status_code == 403, refused
+        assert f'href="{night}">Back to the page</a>' in answer.text  # not only home, which is refused to this phone too
     assert ann.post("/nights", data={"csrf": _csrf(ann), "players": "Eve"}).status_code == 403
     assert ann.post("/games", data={"csrf": _csrf(ann), "seat1": "human"}).status_code == 403
 

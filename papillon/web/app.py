@@ -105,7 +105,8 @@ class Gate:
         scope.setdefault("state", {})["access"] = access
         refusal = keys.refusal(access, scope["path"], scope["method"])
         if refusal:
-            await HTMLResponse(views.error_page(403, refusal), status_code=403)(scope, receive, send)
+            back = f"/nights/{access.target}" if access.purpose == "night" else "/"  # home is refused to a night key too
+            await HTMLResponse(views.error_page(403, refusal, back=back), status_code=403)(scope, receive, send)
             return
 
         async def with_cookie(message: MutableMapping[str, Any]) -> None:
