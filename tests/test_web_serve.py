@@ -202,6 +202,9 @@ def test_a_refused_form_keeps_its_values_and_links_back(tmp_path: Path) -> None:
     assert bad.status_code == 400 and f'href="{sheet}?plot=C3">Back to the page</a>' in bad.text
     elsewhere = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": "http://evil.example/x"})
     assert elsewhere.status_code == 400 and "Back to the page" not in elsewhere.text
+    for path in ("//evil.example/x", "/\\evil.example/x"):  # on this host, but a link to another site
+        slashes = c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set Z9 R"}, headers={"referer": f"{LOCAL}{path}"})
+        assert slashes.status_code == 400 and "Back to the page" not in slashes.text and "evil.example" not in slashes.text
 
 
 def test_a_pasted_garden_names_its_player(tmp_path: Path) -> None:
@@ -323,7 +326,9 @@ def test_a_night_key_adds_and_fixes_only_its_own_players_sheet(tmp_path: Path) -
     assert ann.post(f"{bobs}/act", data={"csrf": _csrf(ann), "action": "set A1 R"}).status_code == 403
     assert ann.post(f"{bobs}/record", data={"csrf": _csrf(ann)}).status_code == 403
     for refused in (other, "/", "/history", "/score", "/tables/0123456789ab"):
-        assert ann.get(refused).status_code == 403, refused
+        answer = ann.get(refused)
+        assert answer.status_code == 403, refused
+        assert f'href="{night}">Back to the page</a>' in answer.text  # not only home, which is refused to this phone too
     assert ann.post("/nights", data={"csrf": _csrf(ann), "players": "Eve"}).status_code == 403
     assert ann.post("/games", data={"csrf": _csrf(ann), "seat1": "human"}).status_code == 403
 
@@ -420,6 +425,20 @@ def test_one_point_is_one_point_and_round_0_is_the_start(tmp_path: Path) -> None
     assert "<title>Sheet 1 point · papillon</title>" in c.get(sheet).text
 
 
+def test_no_round_0_on_a_delete_page_nor_in_a_tables_title(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    game = _new_game(c)
+    confirm = c.get(f"{game}/delete").text
+    assert "round 0" not in confirm and "· not started ·" in confirm
+    table = c.post("/tables", data={"csrf": _csrf(c), "seed": "7"}, follow_redirects=False).headers["location"]
+    page = c.get(table).text
+    watch = re.search(r'href="(/watch/[0-9a-f]+)"', page)
+    assert watch and "<title>Table · ready to deal · papillon</title>" in page
+    assert "<title>Watching · ready to deal · papillon</title>" in c.get(watch.group(1)).text
+    c.post(f"{table}/step", data={"csrf": _csrf(c)})
+    assert "<title>Table · round 1 · papillon</title>" in c.get(table).text
+
+
 def test_a_doubt_whose_runner_up_is_nothing_says_so_once() -> None:
     from types import SimpleNamespace
 
@@ -479,6 +498,18 @@ def test_every_page_answers_its_data_as_json(tmp_path: Path) -> None:
     missing = c.get("/games/1-00000000", headers=as_json)
     assert missing.status_code == 404 and missing.json() == {"error": "There is no such game.", "status": 404}
     assert c.get(game).headers["content-type"].startswith("text/html")  # a browser still gets the page
+
+
+def test_the_history_pages_data_has_the_players_statistics_and_entries(tmp_path: Path) -> None:
+    c = _client(tmp_path)
+    as_json = {"accept": "application/json"}
+    sheet = c.post("/score/new", data={"csrf": _csrf(c)}, follow_redirects=False).headers["location"]
+    c.post(f"{sheet}/act", data={"csrf": _csrf(c), "action": "set A3 R"})  # one flower alone: 1 point
+    assert c.post(f"{sheet}/record", data={"csrf": _csrf(c), "player": "Ann"}, follow_redirects=False).status_code == 303
+    everyone = c.get("/history", headers=as_json).json()["stats"]
+    assert [(s["player"], s["games"], s["best_total"]) for s in everyone] == [("Ann", 1, 1)]
+    ann = c.get("/history?player=Ann", headers=as_json).json()
+    assert ann["chosen"]["games"] == 1 and [(e["player"], e["total"], e["source"]) for e in ann["entries"]] == [("Ann", 1, "typed")]
 
 
 def test_a_game_is_recorded_in_the_history_when_it_ends_not_when_its_page_is_read(tmp_path: Path) -> None:

@@ -105,7 +105,8 @@ class Gate:
         scope.setdefault("state", {})["access"] = access
         refusal = keys.refusal(access, scope["path"], scope["method"])
         if refusal:
-            await HTMLResponse(views.error_page(403, refusal), status_code=403)(scope, receive, send)
+            back = f"/nights/{access.target}" if access.purpose == "night" else "/"  # home is refused to a night key too
+            await HTMLResponse(views.error_page(403, refusal, back=back), status_code=403)(scope, receive, send)
             return
 
         async def with_cookie(message: MutableMapping[str, Any]) -> None:
@@ -215,8 +216,8 @@ def _back(request: Request) -> str:
         parts = urlsplit(referer)
     except ValueError:
         return "/"
-    if parts.netloc != request.headers.get("host") or not parts.path.startswith("/"):
-        return "/"
+    if parts.netloc != request.headers.get("host") or not parts.path.startswith("/") or parts.path.startswith(("//", "/\\")):
+        return "/"  # "//host/..." (and "/\\host", which browsers read alike) would be a link to another site
     return parts.path + (f"?{parts.query}" if parts.query else "")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, is_dataclass
 from html import escape
 from typing import Any
@@ -61,12 +62,13 @@ SKIP = object()
 
 def _plain_types() -> tuple[type, ...]:
     from papillon.edition import Card, DieFace
+    from papillon.history import Entry, PlayerStats
     from papillon.report import Standing
     from papillon.scoresheet import Doubt
     from papillon.session import Choice as SessionChoice
     from papillon.session import GameInfo, Move
 
-    return (Standing, GameInfo, SessionChoice, Choice, Move, Doubt, Card, DieFace, Line)
+    return (Standing, GameInfo, SessionChoice, Choice, Move, Doubt, Card, DieFace, Line, PlayerStats, Entry, Result)
 
 
 def plain(value: Any, depth: int = 0) -> Any:
@@ -75,13 +77,13 @@ def plain(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, str):
         return SKIP if value.lstrip().startswith("<svg") else value
-    if isinstance(value, Action):
-        return str(value)  # its text, as the page's buttons post it
+    if isinstance(value, Action):  # a decision is its log text, as a form posts it
+        return str(value)
     if depth > 4:
         return SKIP
     if isinstance(value, list | tuple):
         return [item for item in (plain(v, depth + 1) for v in value) if item is not SKIP]
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {str(k): item for k, v in value.items() if (item := plain(v, depth + 1)) is not SKIP}
     if isinstance(value, _plain_types()) and is_dataclass(value):
         return {f.name: item for f in fields(value) if (item := plain(getattr(value, f.name), depth + 1)) is not SKIP}

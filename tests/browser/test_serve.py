@@ -163,6 +163,78 @@ def test_a_night_asks_before_replacing_a_sheet(server: Any, phone: Any, browser:
     phone.screenshot(path=str(SHOTS / "replace-phone.png"), full_page=True)
 
 
+LOW_CONTRAST = r"""
+() => {
+  const parse = (c) => {
+    const m = c.match(/rgba?\(([^)]+)\)/);
+    if (!m) return null;
+    const p = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number);
+    return {r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1};
+  };
+  const channel = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  const lum = (c) => 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+  const background = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c.a > 0.5) return c;
+    }
+    return {r: 255, g: 255, b: 255};
+  };
+  const bad = [];
+  for (const el of document.querySelectorAll("body *")) {
+    if (el.closest("svg")) continue;
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent.trim()).join(" ").trim();
+    if (!text || !el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
+    const [hi, lo] = [lum(parse(getComputedStyle(el).color)), lum(background(el))].sort((a, b) => b - a);
+    const ratio = (hi + 0.05) / (lo + 0.05);
+    if (ratio < 3) bad.push(`${el.tagName.toLowerCase()} "${text.slice(0, 40)}" ${ratio.toFixed(2)}`);
+  }
+  return bad;
+}
+"""
+"""Every visible piece of text (outside the SVG pictures) whose contrast with the background behind it is under 3:1."""
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_every_text_is_readable_in_dark_and_light_mode(server: Any, browser: Any, scheme: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.fill("form.new-game input[name=seed]", "11")
+    with page.expect_navigation():
+        page.locator("form.new-game button[type=submit]").click()
+    game = page.url
+    page.goto(server.url + "/score")
+    with page.expect_navigation():
+        page.locator("button:has-text('Tap in a blank garden')").click()
+    pages = {
+        "home": server.url + "/",
+        "game": game,
+        "error": server.url + "/games/1-00000000",
+        "score": server.url + "/score",
+        "sheet": page.url,
+    }
+    unreadable = {}
+    for name, url in pages.items():
+        page.goto(url)
+        unreadable[name] = page.evaluate(LOW_CONTRAST) + page.evaluate(SHEET_NOT_ON_WHITE)
+    context.close()
+    assert unreadable == {name: [] for name in pages}  # the sheet's heading on its white, the error page's box, a sheet's letters
+
+
+SHEET_NOT_ON_WHITE = """
+() => [...document.querySelectorAll("svg.sheet")].filter((svg) => {
+  for (let e = svg; e; e = e.parentElement) {
+    const c = getComputedStyle(e).backgroundColor;
+    const rgb = c.match(/[0-9.]+/g).map(Number);
+    if (rgb.length < 4 || rgb[3] > 0.5) return Math.min(...rgb.slice(0, 3)) < 235;  // not (nearly) white
+  }
+  return false;
+}).map((svg) => `svg.sheet "${svg.getAttribute("aria-label")}" not on white`)
+"""
+"""A printed sheet (drawn dark on white, for paper) on a page's dark background: its letters and key unreadable."""
+
+
 def test_a_number_key_never_takes_a_folded_choice_unseen(server: Any, phone: Any) -> None:
     phone.goto(server.url + "/")
     phone.fill("form.new-game input[name=seed]", "11")
