@@ -1,0 +1,22 @@
+"""Issue 23 reviewed as a new user would try it: each defect the review found, tried through the CLI."""
+
+from __future__ import annotations
+
+from papillon.cli import main
+
+
+def play(runner, *args: str, input: str):
+    result = runner.invoke(main, ["play", "--picture", "none", "--no-color", *args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result
+
+
+def test_a_refused_answer_wraps_between_words_at_80_columns(runner):
+    # Seed 7, start B4, pair 1, the die first: the bramble prompt is long, and its refusal quotes it.
+    result = play(runner, "--seed", "7", "--name", "Ann", input="1\n1\npart die\ngazebo\nq\n")
+    out = result.output
+    assert (
+        "  'gazebo' is not allowed: Ann: the die shows a bramble: choose a plot for it;\n"
+        "  expected 'plot' (e.g. 'plot A1')\n"
+    ) in out
+    assert max(len(line) for line in out.splitlines()) <= 80
