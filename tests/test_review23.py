@@ -15,8 +15,16 @@ def test_a_refused_answer_wraps_between_words_at_80_columns(runner):
     # Seed 7, start B4, pair 1, the die first: the bramble prompt is long, and its refusal quotes it.
     result = play(runner, "--seed", "7", "--name", "Ann", input="1\n1\npart die\ngazebo\nq\n")
     out = result.output
-    assert (
-        "  'gazebo' is not allowed: Ann: the die shows a bramble: choose a plot for it;\n"
-        "  expected 'plot' (e.g. 'plot A1')\n"
-    ) in out
+    assert ("  'gazebo' is not allowed: Ann: the die shows a bramble: choose a plot for it;\n  expected 'plot' (e.g. 'plot A1')\n") in out
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_a_json_error_does_not_end_on_a_dangling_at(runner, tmp_path):
+    # json's own message is "Unterminated string starting at": its position is already in the line's prefix.
+    (tmp_path / "q.json").write_text('{"a": "' + '\\"' * 20_000, encoding="utf-8")
+    (tmp_path / "q.jsonl").write_text('{"a": "' + '\\"' * 20_000 + "\n", encoding="utf-8")
+    score = runner.invoke(main, ["score", "q.json"])
+    assert (score.exit_code, score.output) == (1, "q.json:1:7: not valid JSON: Unterminated string\n")
+    log = runner.invoke(main, ["replay", "q.jsonl"], prog_name="papillon")
+    assert log.exit_code == 1
+    assert log.output == "papillon replay: error: q.jsonl: line 1: not valid JSON (Unterminated string, column 7)\n"
