@@ -28,3 +28,18 @@ def test_a_json_error_does_not_end_on_a_dangling_at(runner, tmp_path):
     log = runner.invoke(main, ["replay", "q.jsonl"], prog_name="papillon")
     assert log.exit_code == 1
     assert log.output == "papillon replay: error: q.jsonl: line 1: not valid JSON (Unterminated string, column 7)\n"
+
+
+def test_a_game_pages_json_lists_its_actions_as_text(client):
+    # The engine's actions are values now (Action): the JSON answer still gives the text a program posts back.
+    from papillon.web.app import CSRF_COOKIE
+
+    csrf = str(client.cookies.get(CSRF_COOKIE))
+    made = client.post("/games", data={"csrf": csrf, "seed": "12", "seat1": "human", "name1": "Ann"}, follow_redirects=False)
+    game = made.headers["location"]
+    client.post(f"{game}/act", data={"csrf": csrf, "action": "start B4"}, follow_redirects=False)
+    answer = client.get(game, headers={"accept": "application/json"})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["actions"] == ["pair 1", "pair 2", "pair 3"]
+    assert [choice["action"] for choice in data["choices"]] == data["actions"]

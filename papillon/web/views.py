@@ -75,6 +75,8 @@ def plain(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, str):
         return SKIP if value.lstrip().startswith("<svg") else value
+    if isinstance(value, Action):  # an action is a value of the engine: its text is what a program sends back
+        return str(value)
     if depth > 4:
         return SKIP
     if isinstance(value, list | tuple):
@@ -226,7 +228,7 @@ def game_data(session: PlaySession, *, busy: bool = False) -> dict[str, Any]:
         "over": state.is_over(),
         "bots_playing": busy,
         "deciding": state.game.players[state.player] if 0 <= state.player < len(state.game.players) and not busy else None,
-        "actions": list(state.legal_actions()) if not busy and not state.is_over() and session.is_person(state.player) else [],
+        "actions": [str(a) for a in state.legal_actions()] if not busy and not state.is_over() and session.is_person(state.player) else [],
         "scores": {name: state.score(i) for i, name in enumerate(state.game.players)},
     }
 
