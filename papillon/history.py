@@ -1065,10 +1065,13 @@ def read_csv(text: str, source_name: str = "the CSV file") -> list[Entry]:
     it, a garden in notation, no control characters.
     """
     reader = csv.reader(io.StringIO(text, newline=""))  # newline="": the reader itself knows \r, \r\n and \n
+    rows, start = [], 1  # a row is named by the line it starts on (its notation runs over the next ten)
     try:
-        rows = [(reader.line_num, row) for row in reader]
+        for row in reader:
+            rows.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as error:
-        raise HistoryError(f"{source_name}: line {reader.line_num + 1}: not CSV as papillon writes it ({error})") from None
+        raise HistoryError(f"{source_name}: line {start}: not CSV as papillon writes it ({error})") from None
     if not rows or tuple(rows[0][1]) != CSV_COLUMNS:
         raise HistoryError(f"{source_name}: line 1: expected the columns {','.join(CSV_COLUMNS)}")
     entries = []

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from papillon.cli import main
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "sheets" / "examples"
 
 
 def play(runner, *args: str, input: str):
@@ -43,3 +47,24 @@ def test_a_game_pages_json_lists_its_actions_as_text(client):
     data = answer.json()
     assert data["actions"] == ["pair 1", "pair 2", "pair 3"]
     assert [choice["action"] for choice in data["choices"]] == data["actions"]
+
+
+def test_a_bad_csv_row_is_named_by_the_line_it_starts_on(runner, tmp_path):
+    # An export's row runs over eleven lines (its notation): the error names the row's first line,
+    # where its total is, not the notation's last line.
+    runner.invoke(main, ["score", "--record", str(EXAMPLES / "nested-ring.garden")])
+    runner.invoke(main, ["history", "--csv", "-o", "all.csv"])
+    text = (tmp_path / "all.csv").read_text(encoding="utf-8")
+    header, row = text.split("\n", 1)
+    (tmp_path / "bad.csv").write_text(header + "\n" + row.replace(",Fay,24,", ",Fay,-5,", 1), encoding="utf-8")
+    (tmp_path / "big.csv").write_text(header + "\n" + row.replace(",Fay,", ',"' + "F" * 140_000 + '",', 1), encoding="utf-8")
+    bad = runner.invoke(main, ["history", "--import", "bad.csv"], prog_name="papillon")
+    assert (bad.exit_code, bad.output) == (
+        1,
+        "papillon history: error: bad.csv: line 2, column total: expected a whole number from 0 to 10000, got '-5'\n",
+    )
+    big = runner.invoke(main, ["history", "--import", "big.csv"], prog_name="papillon")
+    assert (big.exit_code, big.output) == (
+        1,
+        "papillon history: error: big.csv: line 2: not CSV as papillon writes it (field larger than field limit (131072))\n",
+    )
