@@ -68,3 +68,11 @@ def test_a_bad_csv_row_is_named_by_the_line_it_starts_on(runner, tmp_path):
         1,
         "papillon history: error: big.csv: line 2: not CSV as papillon writes it (field larger than field limit (131072))\n",
     )
+
+
+def test_the_web_history_page_names_no_server_path_when_the_history_cannot_be_opened(client, tmp_path):
+    (tmp_path / "history.sqlite3").mkdir()  # a folder where the database should be: it cannot be opened
+    page = client.get("/history")
+    assert page.status_code == 503
+    assert "the history history.sqlite3 cannot be opened: unable to open database file" in page.text
+    assert str(tmp_path) not in page.text
