@@ -76,3 +76,14 @@ def test_the_web_history_page_names_no_server_path_when_the_history_cannot_be_op
     assert page.status_code == 503
     assert "the history history.sqlite3 cannot be opened: unable to open database file" in page.text
     assert str(tmp_path) not in page.text
+
+
+def test_a_refused_cluster_says_refused_not_a_cut_timeout(runner):
+    # Nothing listens on port 9: Dask retries until its timeout and calls it a timeout; the cause is a refusal.
+    args = ["balance", "-n", "1", "--cluster", "tcp://127.0.0.1:9", "--cluster-timeout", "0.5"]
+    result = runner.invoke(main, args, prog_name="papillon")
+    assert (result.exit_code, result.stderr) == (
+        1,
+        "papillon balance: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: "
+        "the connection is refused (is a scheduler running there?)\n",
+    )
