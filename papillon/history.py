@@ -163,10 +163,14 @@ def scored_entry(
     """An entry for a finished garden: scored here, with its notation and its edition's data."""
     if source not in SOURCES:
         raise HistoryError(f"unknown source {source!r}: expected one of {', '.join(SOURCES)}")
+    try:  # the name rule of play --name and of --import: the history holds no name its own export cannot bring back
+        name = player_name(player)
+    except ValueError as error:
+        raise HistoryError(f"the player's name: {error}") from None
     edition = edition or standard_edition()
     card = score(garden, edition)
     return Entry(
-        player=player,
+        player=name,
         total=card.total,
         categories=dict(card.categories),
         source=source,

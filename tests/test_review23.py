@@ -87,3 +87,18 @@ def test_a_refused_cluster_says_refused_not_a_cut_timeout(runner):
         "papillon balance: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9: "
         "the connection is refused (is a scheduler running there?)\n",
     )
+
+
+def test_score_record_holds_a_name_to_the_rule_the_import_reads_back(runner, tmp_path):
+    # A garden's player: line may be any length; what the history keeps, its own CSV must bring back.
+    lines = (EXAMPLES / "nested-ring.garden").read_text(encoding="utf-8").splitlines()
+    lines = [f"player: {'x' * 100}" if line.startswith("player:") else line for line in lines]
+    (tmp_path / "long.garden").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = runner.invoke(main, ["score", "--record", "long.garden"], prog_name="papillon")
+    assert result.exit_code == 1
+    assert "  Total              24\n" in result.stdout  # the score is still printed
+    assert result.stderr == (
+        "papillon score: error: not recorded: the player's name: a name has at most 60 characters, "
+        "got 100: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'\n"
+    )
+    assert runner.invoke(main, ["history"]).output == "No games recorded yet.\n"
