@@ -102,3 +102,21 @@ def test_score_record_holds_a_name_to_the_rule_the_import_reads_back(runner, tmp
         "got 100: 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'\n"
     )
     assert runner.invoke(main, ["history"]).output == "No games recorded yet.\n"
+
+
+def test_replay_step_tells_each_decision_in_words(runner, tmp_path):
+    # Seed 7 against greedy, option 1 throughout: round 1 as a person reads it, not as the log's codes.
+    runner.invoke(
+        main, ["play", "--seed", "7", "--name", "Ann", "--bot", "greedy", "--picture", "none", "--save", "g.jsonl"], input="1\n" * 400
+    )
+    out = runner.invoke(main, ["replay", "--step", "g.jsonl"]).stdout
+    round_1 = out.split("== round 2 ==")[0]
+    assert (
+        "Ann:\n  filled the butterfly space of B4 to start\n"
+        "  took pair 1: stamp a red flower | corner: fill a space; die: 2 caterpillars +\n    bramble\n"
+    ) in round_1
+    assert (
+        "  moved it to B1, filling the butterfly spaces of B1 B2 B3\n  took the Tree from the display\n  drew the Tree in B4\n" in round_1
+    )
+    assert " chose: " not in out and "feature tr" not in out
+    assert max(len(line) for line in out.splitlines()) <= 80
