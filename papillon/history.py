@@ -1095,6 +1095,8 @@ def _csv_entry(values: dict[str, str]) -> Entry:
     """One CSV row as an entry; ValueError starting "column NAME: " for the first value that cannot be one."""
     from papillon.seeds import MAX_SEED  # the seed rule of play --seed and of game logs
 
+    # An export that went through an editor or a spreadsheet may have \r\n (or \r) inside its notation too.
+    values = {**values, "notation": values["notation"].replace("\r\n", "\n").replace("\r", "\n")}
     for column, value in values.items():  # no longer than 128 kB: the csv module refuses a longer value
         bad = next((ch for ch in value if not ch.isprintable() and not (column == "notation" and ch == "\n")), None)
         if bad is not None:

@@ -120,3 +120,19 @@ def test_replay_step_tells_each_decision_in_words(runner, tmp_path):
     )
     assert " chose: " not in out and "feature tr" not in out
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def test_an_export_saved_with_windows_line_endings_imports_back_as_the_same_entries(runner, tmp_path):
+    # unix2dos, a spreadsheet or an editor turns every \n into \r\n, the notation's own lines too.
+    runner.invoke(main, ["score", "--record", str(EXAMPLES / "nested-ring.garden")])
+    runner.invoke(main, ["history", "--csv", "-o", "all.csv"])
+    text = (tmp_path / "all.csv").read_text(encoding="utf-8")
+    (tmp_path / "crlf.csv").write_bytes(text.replace("\n", "\r\n").encode("utf-8"))
+    (tmp_path / "cr.csv").write_bytes(text.replace("\n", "\r").encode("utf-8"))
+    for name in ("crlf.csv", "cr.csv"):
+        again = runner.invoke(main, ["history", "--import", name])
+        assert (again.exit_code, again.output) == (0, "1 entry already in the history; nothing imported\n")
+    (tmp_path / "data" / "history.sqlite3").unlink()
+    fresh = runner.invoke(main, ["history", "--import", "crlf.csv"])
+    assert (fresh.exit_code, fresh.output) == (0, "added 1 entry from crlf.csv\n")
+    assert runner.invoke(main, ["history", "--import", "all.csv"]).output == "1 entry already in the history; nothing imported\n"
