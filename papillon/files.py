@@ -118,6 +118,15 @@ def loads_json(text: str) -> Any:
     return json.loads(text)
 
 
+def json_reason(error: json.JSONDecodeError) -> str:
+    """What is wrong, without the dangling "at" json's own message ends with (its position is said apart).
+
+    >>> json_reason(json.JSONDecodeError("Unterminated string starting at", '"ab', 0))
+    'Unterminated string'
+    """
+    return error.msg.removesuffix(" starting at").removesuffix(" at")
+
+
 def loads_toml(text: str) -> dict[str, Any]:
     """``tomllib.loads`` bounded: deeper than :data:`MAX_TOML_DEPTH` or a huge integer is a TOMLDecodeError.
 

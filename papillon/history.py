@@ -163,10 +163,14 @@ def scored_entry(
     """An entry for a finished garden: scored here, with its notation and its edition's data."""
     if source not in SOURCES:
         raise HistoryError(f"unknown source {source!r}: expected one of {', '.join(SOURCES)}")
+    try:  # the name rule of play --name and of --import: the history holds no name its own export cannot bring back
+        name = player_name(player)
+    except ValueError as error:
+        raise HistoryError(f"the player's name: {error}") from None
     edition = edition or standard_edition()
     card = score(garden, edition)
     return Entry(
-        player=player,
+        player=name,
         total=card.total,
         categories=dict(card.categories),
         source=source,
@@ -1065,10 +1069,13 @@ def read_csv(text: str, source_name: str = "the CSV file") -> list[Entry]:
     it, a garden in notation, no control characters.
     """
     reader = csv.reader(io.StringIO(text, newline=""))  # newline="": the reader itself knows \r, \r\n and \n
+    rows, start = [], 1  # a row is named by the line it starts on (its notation runs over the next ten)
     try:
-        rows = [(reader.line_num, row) for row in reader]
+        for row in reader:
+            rows.append((start, row))
+            start = reader.line_num + 1
     except csv.Error as error:
-        raise HistoryError(f"{source_name}: line {reader.line_num + 1}: not CSV as papillon writes it ({error})") from None
+        raise HistoryError(f"{source_name}: line {start}: not CSV as papillon writes it ({error})") from None
     if not rows or tuple(rows[0][1]) != CSV_COLUMNS:
         raise HistoryError(f"{source_name}: line 1: expected the columns {','.join(CSV_COLUMNS)}")
     entries = []
@@ -1088,6 +1095,8 @@ def _csv_entry(values: dict[str, str]) -> Entry:
     """One CSV row as an entry; ValueError starting "column NAME: " for the first value that cannot be one."""
     from papillon.seeds import MAX_SEED  # the seed rule of play --seed and of game logs
 
+    # An export that went through an editor or a spreadsheet may have \r\n (or \r) inside its notation too.
+    values = {**values, "notation": values["notation"].replace("\r\n", "\n").replace("\r", "\n")}
     for column, value in values.items():  # no longer than 128 kB: the csv module refuses a longer value
         bad = next((ch for ch in value if not ch.isprintable() and not (column == "notation" and ch == "\n")), None)
         if bad is not None:

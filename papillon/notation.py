@@ -28,7 +28,7 @@ from typing import Any
 
 from papillon.edition import Edition, standard_edition
 from papillon.errors import NotationError, quote
-from papillon.files import loads_json
+from papillon.files import json_reason, loads_json
 from papillon.garden import Cell, Garden, valid_meta_key, valid_meta_value
 from papillon.grid import COLUMNS, ROW_PLOTS, SIZE, Edge, edge_below, edge_right, parse_edge, plot_at
 
@@ -629,7 +629,7 @@ def from_json(data: Any, edition: Edition | None = None) -> Garden:
         try:
             data = loads_json(data)
         except json.JSONDecodeError as error:
-            raise NotationError(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
+            raise NotationError(f"not valid JSON: {json_reason(error)}", error.lineno, error.colno) from None
     if not isinstance(data, dict):
         raise NotationError(f"JSON garden: expected an object, found {_json_kind(data)}")
     unknown = [key for key in data if key not in _JSON_KEYS]

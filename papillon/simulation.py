@@ -278,7 +278,12 @@ def _connect(address: str, timeout: float) -> tuple[Any, int]:
         raise ClusterTimeoutError(f"no answer from a Dask scheduler at {address} within {timeout:g} s (is one running there?)")
     error = outcome.get("error")
     if isinstance(error, OSError):  # refused, unreachable, timed out connecting
-        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {quote(str(error), '')}")
+        # Dask retries a refused connection until its timeout, then says only "Timed out trying to connect
+        # to ADDRESS after N s": the refusal is in the cause, and the address is said once already.
+        refused = isinstance(error, ConnectionRefusedError) or "ConnectionRefusedError" in repr(error.__cause__)
+        said = quote(str(error).replace(f" to {address}", ""), "")
+        why = "the connection is refused (is a scheduler running there?)" if refused else said
+        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {why}")
     if error is not None:
         raise SimulationError(f"{address} is not a Dask scheduler (it answered, but not in Dask's protocol: {type(error).__name__})")
     workers = outcome["workers"]

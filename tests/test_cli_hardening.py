@@ -111,7 +111,7 @@ def test_2_a_superscript_digit_at_the_prompt_is_refused_and_nothing_is_lost(runn
     # start B4 (1), then '²', '? ²' and 'g ²', then quit: the first decision is still in the save.
     result = runner.invoke(main, ["play", "--seed", "8", "--save", "s.jsonl"], input="1\n²\n? ²\ng ²\nq\n")
     assert result.exit_code == 0, result.output
-    assert "  '²' is not allowed: Player 1: round 1: choose a pair (card and die); expected 'pair' (e.g. 'pair 1')" in result.output
+    assert "  '²' is not allowed: Player 1: round 1: choose a pair (card and die);\n  expected 'pair' (e.g. 'pair 1')" in result.output
     assert "which garden? g 1 to g 1" in result.output
     events = parse_log((tmp_path / "s.jsonl").read_text()).events
     assert events[1] == {"player": 0, "action": "start B4"}  # events[0] is the deal

@@ -338,10 +338,10 @@ def test_an_odd_value_is_one_line_naming_row_and_column(tmp_path: Path, row: str
 
 
 def test_a_field_over_the_csv_modules_limit_is_one_line(tmp_path: Path) -> None:
-    code, said = _import(tmp_path, HEADER + ROW + '"' + "x" * 200_000 + "\n")
+    code, said = _import(tmp_path, HEADER + ROW + '"' + "x" * 200_000 + "\n")  # the long notation starts on line 2
     assert (code, said) == (
         1,
-        "papillon history: error: in.csv: line 3: not CSV as papillon writes it (field larger than field limit (131072))\n",
+        "papillon history: error: in.csv: line 2: not CSV as papillon writes it (field larger than field limit (131072))\n",
     )
 
 

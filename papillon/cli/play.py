@@ -501,7 +501,7 @@ def _command(game: Terminal, line: str, color: bool | None) -> bool:
     try:
         moves = session.choose(line)
     except IllegalActionError as error:
-        click.echo(f"  {error}")
+        say(f"  {error}")  # the refusal quotes the prompt: it wraps like any sentence, between words
         return True
     _moves(moves)
     return True

@@ -11,9 +11,10 @@ import click
 from papillon.cli.common import edition_option
 from papillon.cli.play import read_game_log
 from papillon.edition import Edition
+from papillon.engine.actions import Action
 from papillon.engine.log import GameLogError, replay
 from papillon.engine.state import GameState
-from papillon.engine.text import card_text, die_text
+from papillon.engine.text import card_text, die_text, done_text
 from papillon.notation import format_grid
 from papillon.report import Scored, breakdown
 
@@ -87,8 +88,11 @@ class Stepper:
         self.announced = 0
         self.shown = 0
         self.choices: dict[int, list[str]] = {}
+        self.before: GameState | None = None
+        """The state before the event being shown (a decision is told in words from it, as play tells a bot's)."""
 
     def show(self, state: GameState, event: dict[str, Any]) -> None:
+        before, self.before = self.before, state
         if "chance" in event:
             if state.cards() and state.dice() and state.round > self.announced:  # the round's reveal and roll are both in
                 self.announced = state.round
@@ -96,14 +100,18 @@ class Stepper:
                 click.echo("revealed: " + "\n          ".join(card_text(card) for card in state.cards()))  # a card a line
                 click.echo(_wrapped("rolled: ", [die_text(face) for face in state.dice()], ", "))
         elif event["player"] in self.players:
-            self.choices.setdefault(event["player"], []).append(str(event["action"]))
+            action = Action.parse(str(event["action"]))
+            said = done_text(before.seat(event["player"]), action) if before is not None else str(action)
+            self.choices.setdefault(event["player"], []).append(said)
         done = state.round if state.is_over() else state.round - 1
         if done <= self.shown:
             return
         self.shown = done
         for i in self.players:
             if i in self.choices:
-                click.echo(_wrapped(f"{self.names[i]} chose: ", self.choices[i], ", "))
+                click.echo(f"{self.names[i]}:")
+                for said in self.choices[i]:  # one decision a line, in words: "drew a red flower in C1"
+                    click.echo(textwrap.fill(said, 80, initial_indent="  ", subsequent_indent="    ", break_long_words=False))
             click.echo(f"{self.names[i]}: score now {state.score(i)}")
             click.echo(format_grid(state.garden(i)))
         self.choices = {}

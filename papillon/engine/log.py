@@ -47,7 +47,7 @@ from papillon.engine.bots import Bot
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
-from papillon.files import loads_json
+from papillon.files import json_reason, loads_json
 from papillon.notation import player_name
 from papillon.seeds import MAX_SEED
 
@@ -222,7 +222,7 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
         try:
             record = loads_json(line)  # bounded: a hostile line is one error, not a RecursionError
         except json.JSONDecodeError as error:
-            raise GameLogError(f"not valid JSON ({error.msg}, column {error.colno})", number) from None
+            raise GameLogError(f"not valid JSON ({json_reason(error)}, column {error.colno})", number) from None
         if not isinstance(record, dict):
             raise GameLogError("expected a JSON object", number)
         records.append((number, record))

@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from papillon.datafolder import photos_dir
+from papillon.datafolder import HISTORY_FILE, history_path, photos_dir
 from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
@@ -285,7 +285,11 @@ class ScoreViews:
         try:
             return open_history(self.papillon.folder)
         except HistoryError as error:
-            raise HTTPException(503, str(error)) from None
+            raise HTTPException(503, self.without_paths(error)) from None
+
+    def without_paths(self, error: Exception) -> str:
+        """An error's words for a page: the history's file named, not where the server keeps it."""
+        return str(error).replace(str(history_path(self.papillon.folder)), HISTORY_FILE)
 
     def access(self, request: Request) -> Access:
         found: Access = request.scope["state"]["access"]
@@ -419,7 +423,7 @@ class ScoreViews:
                 else:
                     sheet.recorded = self.history().add(record)
             except (EntryError, HistoryError) as error:
-                raise HTTPException(400, str(error)) from None
+                raise HTTPException(400, self.without_paths(error)) from None
             self.state.save_sheet(sheet)
         if night is not None:
             return RedirectResponse(f"/nights/{night.id}", status_code=303)
