@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from engine_helpers import cells, dealt, rolled, run, with_board
 
 from papillon.edition import edition_from_toml, standard_edition
 from papillon.engine import GreedyBot, RandomBot, play_game
 from papillon.engine.tasks import DieOrder, GnomeBonus, PlaceBramble
-from tests.test_engine import cells, dealt, rolled, run, with_board
 
 PLAYER_ORDER = edition_from_toml('[play]\ndie_order = "player"\n')
 ONE_EMPTY = cells("R R R R R  B B B B B  Y Y . Y Y  P P P P F  lb R R R R")

@@ -15,6 +15,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from strategies import any_gardens
 
 from papillon.edition import edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game
@@ -27,7 +28,6 @@ from papillon.grid import EDGE_INDEX, PLOTS
 from papillon.rules import evaluate as evaluate_rules
 from papillon.rules import rule_tables, total
 from papillon.score import score
-from tests.strategies import any_gardens
 
 STANDARD = standard_edition()
 EDITIONS = (
