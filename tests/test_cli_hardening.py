@@ -19,27 +19,17 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
+from cli_helpers import ALWAYS_FIRST, Runner, a_game_log, one_line
 
 from papillon.cli import main
 from papillon.cli.common import MAX_GARDEN_BYTES, MAX_PHOTO_BYTES
-from papillon.engine import parse_log, play_game
-from papillon.engine.bots import make_bot
+from papillon.engine import parse_log
 from papillon.files import read_bounded
 from papillon.history import History
 from papillon.scan import is_image
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "sheets" / "examples" / "notation-example.garden"
-ALWAYS_FIRST = "1\n" * 400
-
-
-class Runner(CliRunner):
-    """A CliRunner whose messages name the program as a user sees it: ``papillon``."""
-
-    def invoke(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        kwargs.setdefault("prog_name", "papillon")
-        return super().invoke(*args, **kwargs)
 
 
 @pytest.fixture
@@ -47,21 +37,6 @@ def runner(tmp_path, monkeypatch):
     monkeypatch.setenv("PAPILLON_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
     return Runner()
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr
-    return lines[0]
-
-
-def a_game_log(tmp_path: Path, name: str = "game.jsonl") -> Path:
-    """A finished solo game of the greedy bot, as `simulate --logs` writes it."""
-    _, log = play_game(3, [make_bot("greedy")])
-    path = tmp_path / name
-    path.write_text(log.text(), encoding="utf-8")
-    return path
 
 
 # --------------------------------------------------------------------------- 1: names

@@ -18,24 +18,13 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from cli_helpers import ALWAYS_FIRST, Runner, a_game_log, one_line
 
 from papillon.cli import main
-from papillon.engine import play_game
-from papillon.engine.bots import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "sheets" / "examples" / "notation-example.garden"
 PAPILLON = Path(sys.executable).parent / "papillon"
-ALWAYS_FIRST = "1\n" * 400
-
-
-class Runner(CliRunner):
-    """A CliRunner whose messages name the program as a user sees it: ``papillon``."""
-
-    def invoke(self, *args, **kwargs):  # type: ignore[no-untyped-def]
-        kwargs.setdefault("prog_name", "papillon")
-        return super().invoke(*args, **kwargs)
 
 
 @pytest.fixture
@@ -45,20 +34,6 @@ def runner(tmp_path, monkeypatch):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
     return Runner()
-
-
-def one_line(stderr: str) -> str:
-    lines = stderr.strip().splitlines()
-    assert len(lines) == 1, stderr
-    assert "Traceback" not in stderr
-    return lines[0]
-
-
-def a_game_log(tmp_path: Path, name: str = "game.jsonl") -> Path:
-    _, log = play_game(3, [make_bot("greedy")])
-    path = tmp_path / name
-    path.write_text(log.text(), encoding="utf-8")
-    return path
 
 
 # --------------------------------------------------------------------------- 1: the lab extra, asked for before playing
