@@ -345,6 +345,18 @@ class History:
 
     def _schema(self, db: sqlite3.Connection) -> int:
         """The schema version of an open file; HistoryError if it is newer, not papillon's, or missing a table."""
+        # The version and the tables are read in one transaction: read apart, another process creating the
+        # schema in between would show tables with version 0, which is how a foreign database looks.
+        own = not db.in_transaction
+        if own:
+            db.execute("BEGIN")
+        try:
+            return self._check_schema(db)
+        finally:
+            if own:
+                _rollback(db)
+
+    def _check_schema(self, db: sqlite3.Connection) -> int:
         version = int(db.execute("PRAGMA user_version").fetchone()[0])
         if version > VERSION:
             raise HistoryError(f"the history was written by a newer papillon (schema {version}, this one knows {VERSION})")

@@ -498,3 +498,30 @@ def test_an_empty_file_reads_as_an_empty_history_and_is_left_as_it_is(tmp_path: 
     path.touch()
     assert (History(path).entries(), History(path).count(), History(path).all_stats()) == ([], 0, {})
     assert path.read_bytes() == b""
+
+
+def test_23_a_history_being_created_by_another_writer_is_never_taken_for_a_foreign_database(tmp_path: Path) -> None:
+    # The schema check read the version and the tables apart: a writer creating the schema in between
+    # made a reader see tables at version 0, "not a papillon history" (six phones adding sheets at once).
+    import threading
+
+    from papillon.history import History, HistoryError
+
+    problems: list[str] = []
+
+    def open_and_write(path: Path) -> None:
+        try:
+            History(path).count()
+            with History(path)._write():
+                pass
+        except HistoryError as error:
+            problems.append(str(error))
+
+    for attempt in range(40):
+        path = tmp_path / f"h{attempt}.sqlite3"
+        threads = [threading.Thread(target=open_and_write, args=(path,)) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert [p for p in problems if "not a papillon history" in p] == []
