@@ -237,12 +237,12 @@ class PlaySession:
         path = Path(path)
         log = read_log(path, edition)
         try:
-            state = replay(log)
+            state, checkpoint, stage_start = _replay_with_undo_marks(log)
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError is one
             raise SessionError(f"{path}: {error}") from None
         game_id = path.stem if GAME_ID.match(path.stem) else new_game_id(log.seed)
-        session = cls(game_id, state, log, agents, path, (state, len(log.events)))
+        session = cls(game_id, state, log, agents, path, checkpoint, stage_start=stage_start)
         session.advance()
         session._name_finished()
         return session
@@ -265,11 +265,11 @@ class PlaySession:
         try:
             edition = edition_from_toml(edition_text, custom.name) if edition_text is not None else standard_edition()
             log = parse_log(text, edition)
-            state = replay(log)
+            state, checkpoint, stage_start = _replay_with_undo_marks(log)
             agents: list[Bot | None] = [make_bot(str(p["bot"])) if p.get("bot") else None for p in log.players]
         except ValueError as error:  # GameLogError and EditionError are ValueErrors
             raise SessionError(f"the saved game {game_id} cannot be read: {error}") from None
-        session = cls(game_id, state, log, agents, path, (state, len(log.events)), edition_text, note=note)
+        session = cls(game_id, state, log, agents, path, checkpoint, edition_text, note=note, stage_start=stage_start)
         if note:
             session.save()  # the file whole again, without the torn line
         else:
@@ -337,10 +337,7 @@ class PlaySession:
 
     def _moved(self, before: GameState, after: GameState) -> None:
         self.state = after
-        if before.is_chance() or after.stage != before.stage or after.round != before.round:
-            self.stage_start = (after, len(self.log.events))
-        if before.is_chance() or after.player != before.player or after.round != before.round:
-            self.checkpoint = (after, len(self.log.events))
+        self.checkpoint, self.stage_start = _undo_marks(before, after, len(self.log.events), (self.checkpoint, self.stage_start))
         if after.round != before.round or after.is_over():
             if after.is_over():
                 self.log.finish(after)
@@ -443,6 +440,39 @@ def delete_game(game_id: str, folder: str | Path | None = None) -> None:
         raise SessionError(f"no saved game {quote(game_id)}", parameter="game_id")
     path.unlink()
     path.with_suffix(".toml").unlink(missing_ok=True)
+
+
+UndoMark = tuple[GameState, int]
+"""A state and the number of log events that led to it: where an undo goes back to."""
+
+
+def _undo_marks(
+    before: GameState, after: GameState, count: int, marks: tuple[UndoMark, UndoMark | None]
+) -> tuple[UndoMark, UndoMark | None]:
+    """The undo marks (a person's turn start, the round's decisions' start) once ``before`` became ``after``, ``count`` events in."""
+    checkpoint, stage_start = marks
+    if before.is_chance() or after.stage != before.stage or after.round != before.round:
+        stage_start = (after, count)
+    if before.is_chance() or after.player != before.player or after.round != before.round:
+        checkpoint = (after, count)
+    return checkpoint, stage_start
+
+
+def _replay_with_undo_marks(log: GameLog) -> tuple[GameState, UndoMark, UndoMark | None]:
+    """A log replayed, with the undo marks an unbroken session would hold: a resumed game (after a restart,
+    or a room evicted from a server's memory) undoes as far back as if it had never stopped."""
+    previous = new_game(log.names, log.edition)  # what replay starts from
+    count = 0
+    marks: tuple[UndoMark, UndoMark | None] = ((previous, 0), None)
+
+    def seen(after: GameState, _event: object) -> None:
+        nonlocal previous, count, marks
+        count += 1
+        marks = _undo_marks(previous, after, count, marks)
+        previous = after
+
+    state = replay(log, seen)
+    return state, *marks
 
 
 # --------------------------------------------------------------------------- choices

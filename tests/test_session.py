@@ -271,3 +271,22 @@ def test_a_tile_typed_by_name_at_the_prompt_is_taken(tmp_path):
     name = session.state.edition.features[code].name
     session.choose(name.upper())
     assert session.log.events[-1]["action"] == f"feature {code}"
+
+
+def test_a_resumed_game_undoes_as_far_back_as_if_it_had_never_stopped(tmp_path):
+    # A server restart, or a room dropped from its memory, resumes the game from its log: undo (one person's
+    # turn) and undo_seat (one seat's turn this round) must still reach back to where they did before.
+    def played() -> PlaySession:
+        session = PlaySession.new(seed=5, seats=[Seat("Ann"), Seat("Bob"), Seat("greedy", bot="greedy")], folder=tmp_path)
+        for _ in range(40):  # into the rounds, stopping somewhere inside a person's turn
+            session.act(session.state.legal_actions()[0])
+        return session
+
+    unbroken = played()
+    resumed = PlaySession.resume(unbroken.id, tmp_path)
+    assert resumed.checkpoint[1] == unbroken.checkpoint[1] < len(resumed.log.events)
+    assert resumed.stage_start is not None and unbroken.stage_start is not None
+    assert resumed.stage_start[1] == unbroken.stage_start[1]
+    assert resumed.can_undo() and unbroken.undo() and resumed.undo()
+    assert resumed.log.events == unbroken.log.events and resumed.state.boards == unbroken.state.boards
+    assert resumed.state.legal_actions() == unbroken.state.legal_actions()
