@@ -378,8 +378,7 @@ def replay(log: GameLog, on_state: Callable[[GameState, dict[str, Any]], None] |
             raise GameLogError("the log records an end but its events stop before the game is over")
         scores = [state.score(i) for i in range(len(state.boards))]
         if log.end.get("scores") != scores:
-            recorded = json.dumps(log.end.get("scores"), ensure_ascii=False)
-            recorded = recorded if len(recorded) <= 40 else recorded[:37] + "..."
+            recorded = quote(json.dumps(log.end.get("scores"), ensure_ascii=False), mark="")
             raise GameLogError(f"the log's end records the scores {recorded}, but replaying its events gives {json.dumps(scores)}")
         gardens = [state.garden(i).to_notation() for i in range(len(state.boards))]
         if log.end.get("gardens") != gardens:
