@@ -80,7 +80,8 @@ def test_the_web_history_page_names_no_server_path_when_the_history_cannot_be_op
 
 def test_a_refused_cluster_says_refused_not_a_cut_timeout(runner):
     # Nothing listens on port 9: Dask retries until its timeout and calls it a timeout; the cause is a refusal.
-    args = ["balance", "-n", "1", "--cluster", "tcp://127.0.0.1:9", "--cluster-timeout", "0.5"]
+    # 3 s, not less: on a busy machine a shorter wait can end before Dask's first attempt has been refused.
+    args = ["balance", "-n", "1", "--cluster", "tcp://127.0.0.1:9", "--cluster-timeout", "3"]
     result = runner.invoke(main, args, prog_name="papillon")
     assert (result.exit_code, result.stderr) == (
         1,
