@@ -40,7 +40,7 @@ from papillon.datafolder import data_dir, games_dir, history_path
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.actions import Action, Kind
 from papillon.engine.bots import BOTS, Bot, GreedyBot, make_bot
-from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, step
+from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, seat_step, step
 from papillon.engine.state import GameState, new_game
 from papillon.engine.text import done_text
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
@@ -165,6 +165,11 @@ class PlaySession:
     """What a resume had to repair (a last line cut off by a crash), to tell the players once."""
     written: list[str] | None = None
     """The log's lines on disk (None: unknown, the next save rewrites the file)."""
+    simultaneous: bool = False
+    """Whether the seats play at once, each on its own device (a server's play together): then a bot plays
+    its seat's round as soon as it may, deciding on its seat alone with its seat's own draws
+    (:func:`~papillon.engine.log.seat_step`), so its choices never depend on when the people decide.
+    False (every sequential driver): a bot plays when it is the lowest acting seat, as always."""
 
     # -- starting -----------------------------------------------------------------
 
@@ -294,13 +299,16 @@ class PlaySession:
         ``on_move`` hears of each bot decision as it is taken (a web page shows the bots' progress).
         """
         moves: list[Move] = []
-        while not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player)):
+        while self.bots_to_play():
             state = self.state
-            mover = state.player
-            after = step(state, self.log, self.agents)
+            mover = state.player if state.is_chance() or not self.simultaneous else self._acting_bots()[0]
+            if self.simultaneous and not state.is_chance():
+                after = seat_step(state, self.log, self.agents, mover)
+            else:
+                after = step(state, self.log, self.agents)
             if mover >= 0:
                 action = Action.parse(str(self.log.events[-1]["action"]))
-                moves.append(Move(state.game.players[mover], str(action), done_text(state, action)))
+                moves.append(Move(state.game.players[mover], str(action), done_text(state.seat(mover), action)))
                 if on_move is not None:
                     on_move(moves[-1])
             self._moved(state, after)
@@ -328,8 +336,21 @@ class PlaySession:
         self.save()
 
     def bots_to_play(self) -> bool:
-        """Whether chance or a bot moves next (:meth:`advance` has work to do)."""
-        return not self.state.is_over() and (self.state.is_chance() or not self.is_person(self.state.player))
+        """Whether chance or a bot moves next (:meth:`advance` has work to do): simultaneously, whether
+        any bot may act now."""
+        state = self.state
+        if state.is_over():
+            return False
+        if state.is_chance():
+            return True
+        return bool(self._acting_bots()) if self.simultaneous else not self.is_person(state.player)
+
+    def _acting_bots(self) -> list[int]:
+        return [p for p in self.state.acting_players() if not self.is_person(p)]
+
+    def acting_people(self) -> list[int]:
+        """The person seats that may decide now (in seat order)."""
+        return [p for p in self.state.acting_players() if self.is_person(p)]
 
     def choose(self, text: str) -> list[Move]:
         """What a person typed (a number, an action, or its object alone; :func:`match_choice`), then the bots' turns."""
@@ -363,9 +384,15 @@ class PlaySession:
         self.save()
         return True
 
+    def can_undo_seat(self, player: int) -> bool:
+        """Whether seat ``player`` has decided anything since this round's decisions began."""
+        if self.stage_start is None:
+            return False
+        return any(e.get("player") == player for e in self.log.events[self.stage_start[1] :])
+
     def undo_seat(self, player: int) -> bool:
         """Seat ``player`` back to the start of its turn this round, the other seats' decisions kept
-        (they never depend on it); False if that seat has nothing to undo this round.
+        (they never depend on it), and saved; False if that seat has nothing to undo this round.
 
         The round's other decisions are replayed in the order they were received."""
         if self.stage_start is None:
@@ -381,6 +408,8 @@ class PlaySession:
         self.log.events += kept
         self.state = state
         self.moves = []
+        self.checkpoint = (state, len(self.log.events))
+        self.save()
         return True
 
     def save(self) -> None:

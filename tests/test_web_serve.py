@@ -146,7 +146,7 @@ def test_the_store_migrates_and_refuses_a_newer_one(tmp_path: Path) -> None:
     Store(tmp_path / FILE_NAME).close()  # opening again migrates nothing
     with sqlite3.connect(tmp_path / FILE_NAME) as db:
         db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
-    with pytest.raises(StoreError, match=r"written by a newer papillon \(schema 2, this one knows 1\)"):
+    with pytest.raises(StoreError, match=r"written by a newer papillon \(schema 3, this one knows 2\)"):
         Store(tmp_path / FILE_NAME)
 
 

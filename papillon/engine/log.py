@@ -145,6 +145,17 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
     return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
 
 
+def seat_step(state: GameState, log: GameLog, agents: Sequence[Bot | None], seat: int) -> GameState:
+    """Bot seat ``seat``'s next decision in a game driven simultaneously: taken on its seat alone with its
+    own draws (its decision number is how many the log holds for it), so whenever the people decide,
+    it decides the same."""
+    agent = agents[seat]
+    if agent is None:
+        raise ValueError(f"player {seat} is a person: the driver must ask them")
+    decisions = sum(1 for event in log.events if event.get("player") == seat)
+    return decide(state, log, agent.choose(state.alone(seat), seat_rng(log.seed, seat, decisions)), seat)
+
+
 def decide(state: GameState, log: GameLog, action: Action | str, player: int | None = None) -> GameState:
     """Apply seat ``player``'s decision (default: the lowest acting seat) and record it, in its log text
     (IllegalActionError leaves both unchanged)."""

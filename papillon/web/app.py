@@ -105,7 +105,8 @@ class Gate:
         scope.setdefault("state", {})["access"] = access
         refusal = keys.refusal(access, scope["path"], scope["method"])
         if refusal:
-            back = f"/nights/{access.target}" if access.purpose == "night" else "/"  # home is refused to a night key too
+            # home is refused to a night or seat key too: the way back is to its own page
+            back = {"night": f"/nights/{access.target}", "seat": f"/games/{access.target}"}.get(access.purpose, "/")
             await HTMLResponse(views.error_page(403, refusal, back=back), status_code=403)(scope, receive, send)
             return
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException
@@ -14,8 +16,8 @@ from papillon.engine.bots import BOTS
 from papillon.errors import IllegalActionError, PapillonError
 from papillon.notation import MAX_NAME
 from papillon.session import PlaySession, Seat, SessionError, delete_game, list_games, name_seats, parse_seed, record_results
-from papillon.web import views, workers
-from papillon.web.state import BOT_WAIT_SECONDS, Papillon, in_thread, read_form, text_field
+from papillon.web import keys, together, views, workers
+from papillon.web.state import BOT_WAIT_SECONDS, Papillon, Room, in_thread, read_form, text_field
 
 SEATS = standard_edition().play.max_players
 """The new-game form's seats: as many as a game of the standard edition has players (a custom edition's check comes after)."""
@@ -92,12 +94,16 @@ class GameViews:
             )
         except PapillonError as error:
             return self.home_page(request, error=str(error), values=values, status=400)
+        await run_in_threadpool(together.seat_keys, self.papillon.store, session)  # each person seat's join link
         room = self.papillon.add_room(session)
         await room.settle(BOT_WAIT_SECONDS)
         return RedirectResponse(f"/games/{session.id}", status_code=303)
 
     async def game(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
+        seat = access_of(request).seat
+        if seat is not None and seat not in room.joined:
+            await self.join(room, seat)
         if not await room.settle(BOT_WAIT_SECONDS):
             return self.pages.render(
                 request,
@@ -117,41 +123,83 @@ class GameViews:
                 except SessionError:
                     results = []
                 return self.pages.render(request, "end.html", **views.end_view(session, results), data=views.game_data(session))
-            people = [i for i in range(len(session.agents)) if session.is_person(i)]
-            if len(people) > 1 and room.shown_to != state.player:
-                return self.pages.render(
-                    request, "handover.html", session=session, player=state.game.players[state.player], data=views.game_data(session)
-                )
             look = request.query_params.get("look", "")
-            page = self.pages.render(request, "play.html", **views.play_view(session, look), data=views.game_data(session))
+            if seat is not None:  # a seat's own device
+                values = {**views.play_view(session, look, seat), **self.seat_page(room, seat)}
+                return self.pages.render(request, "play.html", **values, data=views.game_data(session, player=seat))
+            playing = room.host_seat()
+            hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
+            if playing is not None and len(hot) > 1 and room.shown_to != playing:
+                joins = self.host_page(room, playing)["joins"]
+                return self.pages.render(
+                    request, "handover.html", session=session, player=state.game.players[playing], joins=joins, data=views.game_data(session)
+                )
+            values = {**views.play_view(session, look, -1 if playing is None else playing), **self.host_page(room, playing)}
+            page = self.pages.render(request, "play.html", **values, data=views.game_data(session))
             session.note = ""  # told once
             return page
 
         return await in_thread(room, render)
 
+    def seat_page(self, room: Room, seat: int) -> dict[str, Any]:
+        """What a seat's own device shows besides its play view: who is still choosing, the others' gardens."""
+        session = room.session
+        return {
+            "on_phone": True,
+            "waiting": together.still_choosing(session, but=seat),
+            "others_gardens": together.others_gardens(session, seat),
+            "can_undo": session.can_undo_seat(seat),
+            "moves": [],
+        }
+
+    def host_page(self, room: Room, playing: int | None) -> dict[str, Any]:
+        """What the host's screen shows besides the play view of the seat it plays: the join links and,
+        once a seat plays on its own device, the table's cards, dice, who is done and the scores."""
+        session = room.session
+        links = together.join_links(session, together.seat_keys(self.papillon.store, session), room.joined, self.papillon.base_url)
+        values: dict[str, Any] = {"joins": links, "loopback": self.papillon.loopback, "host_seat": playing}
+        if room.joined:
+            values |= together.table_screen(session, room.joined)
+            values["can_undo"] = playing is not None and session.can_undo_seat(playing)
+            values["waiting"] = together.still_choosing(session, but=playing)
+        return values
+
+    async def join(self, room: Room, seat: int) -> None:
+        """A seat's join link opened: its device plays it from now on, and the bots play their round at once."""
+        await in_thread(room, lambda: self.papillon.join(room, seat))
+        if room.session.bots_to_play():
+            self.papillon.bots.play(room)
+        room.changed()
+
     async def act(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
         form = await read_form(request)
         action = text_field(form, "action")[:40]
+        seat = deciding_seat(request, room, text_field(form, "seat"))
         if not await room.settle(BOT_WAIT_SECONDS):  # a click from a page shown before: never taken as if it were
             raise HTTPException(409, "The bots are still playing: your choice was not taken. Their turns show on the game's page.")
         if self.papillon.bots.full():
             raise HTTPException(503, workers.BUSY)
 
-        def decide() -> str:
-            if room.session.state.is_over():
-                return ""
+        def decide() -> tuple[int, str]:
+            session = room.session
+            if session.state.is_over():
+                return 0, ""
+            player = seat if seat is not None else room.host_seat()
+            if player is not None and room.joined and player not in session.acting_people():
+                return 409, "Your turn this round is done: the next round comes when every seat has finished."
             try:
-                room.session.decide(action)  # on disk before the answer
+                session.decide(action, player)  # on disk before the answer
             except (IllegalActionError, SessionError) as problem:
-                return str(problem)
-            if room.session.state.is_over():
-                workers.record_finished(room.session, self.papillon.folder)
-            return ""
+                return 400, str(problem)
+            if session.state.is_over():
+                workers.record_finished(session, self.papillon.folder)
+            return 0, ""
 
-        error = await in_thread(room, decide)
+        status, error = await in_thread(room, decide)
         if error:
-            raise HTTPException(400, error)
+            raise HTTPException(status, error)
+        room.changed()
         if room.session.bots_to_play():
             self.papillon.bots.play(room)
             await room.settle(BOT_WAIT_SECONDS)
@@ -159,15 +207,26 @@ class GameViews:
 
     async def undo(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
-        await read_form(request)
-        if await room.settle(BOT_WAIT_SECONDS):
-            await in_thread(room, room.session.undo)
+        form = await read_form(request)
+        seat = deciding_seat(request, room, text_field(form, "seat"))
+        if not await room.settle(BOT_WAIT_SECONDS):
+            return RedirectResponse(f"/games/{room.session.id}", status_code=303)
+
+        def undo() -> bool:
+            session = room.session
+            if not room.joined:
+                return session.undo()  # a game on one screen: back to the start of this person's turn, as always
+            player = seat if seat is not None else room.host_seat()
+            return player is not None and session.undo_seat(player)
+
+        if await in_thread(room, undo):
+            room.changed()
         return RedirectResponse(f"/games/{room.session.id}", status_code=303)
 
     async def ready(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
         await read_form(request)
-        room.shown_to = room.session.state.player
+        room.shown_to = -1 if (playing := room.host_seat()) is None else playing
         return RedirectResponse(f"/games/{room.session.id}", status_code=303)
 
     async def delete_page(self, request: Request) -> Response:
@@ -196,3 +255,24 @@ class GameViews:
     async def game_progress(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
         return JSONResponse({"busy": not room.idle(), "moves": len(room.progress)}, headers={"cache-control": "no-store"})
+
+
+def access_of(request: Request) -> keys.Access:
+    access = request.scope.get("state", {}).get("access", keys.HOST)
+    assert isinstance(access, keys.Access)
+    return access
+
+
+def deciding_seat(request: Request, room: Room, posted: str) -> int | None:
+    """The seat a decision or an undo is for: a seat key's own (a form naming another is refused), else the
+    seat the host's page played (its form says which; one played on its own device is refused), else None."""
+    state = room.session.state
+    own = access_of(request).seat
+    asked = int(posted) if posted.isdigit() and int(posted) < len(state.game.players) else None
+    if own is not None:
+        if posted and asked != own:
+            raise HTTPException(403, f"This link plays {state.game.players[own]}'s seat only: it cannot decide for another seat.")
+        return own
+    if asked is not None and asked in room.joined:
+        raise HTTPException(409, f"{state.game.players[asked]} plays on their own device: this choice was not taken here.")
+    return asked

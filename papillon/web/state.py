@@ -51,6 +51,20 @@ class Room:
     """The bots' turns being played in the worker pool (:mod:`papillon.web.workers`)."""
     progress: list[Move] = field(default_factory=list)
     """The bots' decisions of the turns being played, as they come."""
+    joined: frozenset[int] = frozenset()
+    """The seats whose join link has been opened: played from their own device (the store keeps them)."""
+    changed: Callable[[], None] = lambda: None
+    """Tells the game's live pages that it changed (after the bots' turns too)."""
+
+    def host_seat(self) -> int | None:
+        """The person seat the host's screen plays now: the lowest acting one not played on its own device
+        (before anyone joined, the seat that decides, as a hot-seat game always did); None when there is none."""
+        session = self.session
+        if not self.joined:
+            player = session.state.player
+            return player if session.is_person(player) else None
+        hot = [p for p in session.acting_people() if p not in self.joined]
+        return hot[0] if hot else None
 
     def idle(self) -> bool:
         return self.job is None or self.job.done()
@@ -101,10 +115,11 @@ class Papillon:
             session = await run_in_threadpool(PlaySession.resume, game_id, self.folder, play_bots=False)
         except SessionError as error:  # none by that id, or a save that cannot be read: the library says which
             raise HTTPException(404, "There is no such game." if error.parameter == "game_id" else str(error)) from None
+        joined = await run_in_threadpool(self.store.joined, game_id)
         with self.lock:
             room = self.rooms.get(game_id)
             if room is None:
-                room = self.rooms[game_id] = Room(session, self.folder)
+                room = self.rooms[game_id] = self._new_room(session, joined)
                 self._evict(self.rooms, MAX_GAMES_IN_MEMORY)
         if room.session.bots_to_play() and room.idle():
             self.bots.play(room)
@@ -112,11 +127,29 @@ class Papillon:
 
     def add_room(self, session: PlaySession) -> Room:
         with self.lock:
-            room = self.rooms[session.id] = Room(session, self.folder)
+            room = self.rooms[session.id] = self._new_room(session, frozenset())
             self._evict(self.rooms, MAX_GAMES_IN_MEMORY)
         if session.bots_to_play():
             self.bots.play(room)
         return room
+
+    def _new_room(self, session: PlaySession, joined: frozenset[int]) -> Room:
+        session.simultaneous = bool(joined)  # played together once a seat joined from its own device
+        game_id = session.id
+        return Room(session, self.folder, joined=joined, changed=lambda: self.changed(game_id))
+
+    def changed(self, game_id: str) -> None:
+        """Tell the game's live pages it changed (the live pages' ``Changes``, once that part is in the app)."""
+        changes = getattr(self, "changes", None)
+        if changes is not None:
+            changes.publish(f"game:{game_id}")
+
+    def join(self, room: Room, seat: int) -> None:
+        """Seat ``seat`` is played from its own device from now on (kept in the store): the game is played
+        together, so the bots play their seats' rounds as soon as they may (run under the room's lock)."""
+        self.store.join(room.session.id, seat)
+        room.joined = room.joined | {seat}
+        room.session.simultaneous = True
 
     @staticmethod
     def _evict(cache: OrderedDict[str, Room], most: int) -> None:

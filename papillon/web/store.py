@@ -37,6 +37,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE TABLE keys (key TEXT PRIMARY KEY, purpose TEXT NOT NULL, target TEXT NOT NULL, player TEXT NOT NULL);
     """,
+    # 2: the seats of a game played together whose join link has been opened (played from their own device)
+    """
+    CREATE TABLE joined (game TEXT NOT NULL, seat INTEGER NOT NULL, PRIMARY KEY (game, seat));
+    """,
 )
 """Each step's SQL; step N brings the schema from version N-1 to N."""
 
@@ -77,7 +81,7 @@ class NightSheetRow:
 class KeyRow:
     key: str
     purpose: str
-    """``watch`` (a table's watch page) or ``night`` (one player's sheet of a night); seat keys come next."""
+    """``watch`` (a table's watch page), ``night`` (one player's sheet of a night) or ``seat`` (one seat of a game)."""
     target: str
     player: str = ""
 
@@ -191,6 +195,15 @@ class Store:
     def keys_for(self, purpose: str, target: str) -> list[KeyRow]:
         found = self._rows("SELECT key, purpose, target, player FROM keys WHERE purpose = ? AND target = ?", purpose, target)
         return [KeyRow(*(str(v) for v in row)) for row in found]
+
+
+    # -- seats played on their own device ------------------------------------------------
+
+    def join(self, game: str, seat: int) -> None:
+        self._write("INSERT OR IGNORE INTO joined VALUES (?, ?)", game, seat)
+
+    def joined(self, game: str) -> frozenset[int]:
+        return frozenset(int(str(r[0])) for r in self._rows("SELECT seat FROM joined WHERE game = ?", game))
 
 
 def open_store(folder: Path) -> Store:

@@ -128,11 +128,12 @@ class Choice:
     on_sheet: bool
 
 
-def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
-    """The play page: the offer, the display, the current person's sheets, the choices, the others' scores."""
+def play_view(session: PlaySession, look: str = "", player: int | None = None) -> dict[str, Any]:
+    """The play page of seat ``player`` (default: the one deciding): the offer, the display, its sheets,
+    its choices, the others' scores."""
     state = session.state
-    player = state.player
-    legal = state.legal_actions()
+    player = state.player if player is None else player
+    legal = state.legal_actions(player)
     edition = state.edition
     pair_actions = {a for a in legal if a.kind is Kind.PAIR}
     cards = state.cards()
@@ -141,7 +142,7 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
     for i, card in enumerate(cards):
         action = pair_action(i)
         die = die_svg(dice[i], number=i + 1) if i < len(dice) else ""
-        chosen = state.pair == i
+        chosen = state.seat(player).pair == i
         offer.append(
             {"card": card_svg(card, number=i + 1), "die": die, "action": str(action) if action in pair_actions else None, "chosen": chosen}
         )
@@ -152,22 +153,26 @@ def play_view(session: PlaySession, look: str = "") -> dict[str, Any]:
     # Choosing a pair whose card adds a feature is choosing among the tiles too: say what each scores then.
     feature_pair = any(card.corner is CardCorner.FEATURE and pair_action(i) in pair_actions for i, card in enumerate(cards))
     tile_words = [feature_text(edition.features[code], edition) for code in state.display] if feature_pair else []
-    choices = [Choice(i + 1, a, state.describe(a), a.kind in SHEET_VERBS) for i, a in enumerate(legal)]
+    choices = [Choice(i + 1, a, state.describe(a, player), a.kind in SHEET_VERBS) for i, a in enumerate(legal)]
+    acting = state.acting_players()
     others = []
     for i, name in enumerate(state.game.players):
-        others.append({"index": i, "name": name, "score": state.score(i), "bot": not session.is_person(i), "me": i == player})
-    shown = player
+        others.append(
+            {"index": i, "name": name, "score": state.score(i), "bot": not session.is_person(i), "me": i == player, "done": i not in acting}
+        )
+    shown = max(player, 0)  # a screen that plays no seat now (play together) shows the first garden
     if look.isdigit() and 0 <= int(look) < len(state.boards):
         shown = int(look)
     mine = shown == player
     return {
         "session": session,
         "state": state,
-        "player": state.game.players[player],
+        "player": state.game.players[player] if player >= 0 else "",
         "shown": shown,
         "shown_name": state.game.players[shown],
         "mine": mine,
-        "prompt": state.prompt(),
+        "seat": player,
+        "prompt": state.prompt(player) if legal else "",
         "offer": offer,
         "display": display,
         "tile_words": tile_words,
@@ -220,17 +225,21 @@ def end_view(session: PlaySession, results: list[Result]) -> dict[str, Any]:
     return {"session": session, "players": players, "ranking": ranking, "results": [r.words() for r in results]}
 
 
-def game_data(session: PlaySession, *, busy: bool = False) -> dict[str, Any]:
-    """A game page's data for a program: the id, the round, who decides, the legal actions, the scores."""
+def game_data(session: PlaySession, *, busy: bool = False, player: int | None = None) -> dict[str, Any]:
+    """A game page's data for a program: the id, the round, who decides, the legal actions (of seat ``player``,
+    default the one deciding), the seats still choosing, the scores."""
     state = session.state
+    seat = state.player if player is None else player
     return {
         "id": session.id,
         "seed": session.log.seed,
         "round": state.round,
         "over": state.is_over(),
         "bots_playing": busy,
-        "deciding": state.game.players[state.player] if 0 <= state.player < len(state.game.players) and not busy else None,
-        "actions": [str(a) for a in state.legal_actions()] if not busy and not state.is_over() and session.is_person(state.player) else [],
+        "deciding": state.game.players[seat] if seat in state.acting_players() and not busy else None,
+        "seat": player,
+        "choosing": [state.game.players[p] for p in state.acting_players()],
+        "actions": [str(a) for a in state.legal_actions(seat)] if not busy and not state.is_over() and session.is_person(seat) else [],
         "scores": {name: state.score(i) for i, name in enumerate(state.game.players)},
     }
 

@@ -52,6 +52,7 @@ class Pool:
                 room.session.advance(on_move=room.progress.append)
                 if room.session.state.is_over():
                     record_finished(room.session, room.folder)
+            room.changed()
         finally:
             with self.lock:
                 self.jobs -= 1
