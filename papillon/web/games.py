@@ -130,10 +130,8 @@ class GameViews:
             playing = room.host_seat()
             hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
             if playing is not None and len(hot) > 1 and room.shown_to != playing:
-                joins = self.host_page(room, playing)["joins"]
-                return self.pages.render(
-                    request, "handover.html", session=session, player=state.game.players[playing], joins=joins, data=views.game_data(session)
-                )
+                name, joins = state.game.players[playing], self.host_page(room, playing)["joins"]
+                return self.pages.render(request, "handover.html", session=session, player=name, joins=joins, data=views.game_data(session))
             values = {**views.play_view(session, look, -1 if playing is None else playing), **self.host_page(room, playing)}
             page = self.pages.render(request, "play.html", **values, data=views.game_data(session))
             session.note = ""  # told once

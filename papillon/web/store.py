@@ -196,7 +196,6 @@ class Store:
         found = self._rows("SELECT key, purpose, target, player FROM keys WHERE purpose = ? AND target = ?", purpose, target)
         return [KeyRow(*(str(v) for v in row)) for row in found]
 
-
     # -- seats played on their own device ------------------------------------------------
 
     def join(self, game: str, seat: int) -> None:

@@ -1,0 +1,135 @@
+"""Play together in a real browser: a laptop makes a game of Ann, Bob and a greedy bot; Ann and Bob each join
+from their own phone (390x844) and play their seats at the same time, Bob first in some rounds, to the end
+screen; each phone can decide only for its seat; the end screen's gardens are those of the log replayed.
+
+The phones do not rely on the live pages' script: a phone waiting for the others reloads until its next
+choices (or the end) show, as a player who reloads must get the right page anyway."""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Any
+
+SHOTS = Path(os.environ.get("PAPILLON_SHOTS_DIR") or tempfile.gettempdir()) / "papillon-together-shots"
+"""Screenshots to look at (the ones in docs/img were taken here and looked at)."""
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+FIRST_CHOICE = "#act button[name=action], .sheet-list button[name=action]"
+
+
+def _choose_first(page: Any) -> bool:
+    """Click the first offered choice (a folded list of the sheet's spaces opened first); False when there is none."""
+    choices = page.locator(FIRST_CHOICE)
+    if choices.count() == 0:
+        return False
+    first = choices.first
+    first.evaluate("button => { const folded = button.closest('details'); if (folded) folded.open = true; }")
+    with page.expect_navigation():
+        first.click()
+    return True
+
+
+def _over(page: Any) -> bool:
+    return page.locator("h1", has_text="The game is over").count() > 0
+
+
+def _play_turn(page: Any, url: str) -> int:
+    """One seat's whole turn this round from its phone (reloading until it shows): the number of clicks."""
+    page.goto(url)
+    for _ in range(200):  # the others' last decision and the bots' round come before this seat's choices show
+        if _over(page) or page.locator(FIRST_CHOICE).count():
+            break
+        page.wait_for_timeout(100)
+        page.reload()
+    clicks = 0
+    when = page.locator("header .where").inner_text()
+    while not _over(page) and page.locator("header .where").inner_text() == when and _choose_first(page):
+        clicks += 1  # the seat's last decision of the round may bring the next round's choices: that is another turn
+    return clicks
+
+
+def test_two_phones_and_a_bot_play_a_whole_game_together(server: Any, browser: Any) -> None:
+    from papillon.engine.log import parse_log, replay
+    from papillon.render.svg import garden_svg
+
+    laptop_context = browser.new_context(viewport=LAPTOP)
+    laptop = laptop_context.new_page()
+    laptop.set_default_timeout(15_000)
+    laptop.goto(server.url + "/")
+    laptop.fill("input[name=seed]", "5")
+    laptop.fill("input[name=name1]", "Ann")
+    laptop.select_option("#seat2", "human")
+    laptop.fill("input[name=name2]", "Bob")
+    laptop.select_option("#seat3", "greedy")
+    with laptop.expect_navigation():
+        laptop.locator("form[action='/games'] button[type=submit]").click()
+    game = laptop.url
+    assert re.fullmatch(rf"{re.escape(server.url)}/games/[0-9]+-[0-9a-f]{{8}}", game)
+    joins = laptop.locator("a.join")
+    assert joins.count() == 2 and laptop.locator("svg.qr").count() == 2
+    links = {int(a.get_attribute("data-seat")): a.get_attribute("href") for a in joins.all()}
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    laptop.screenshot(path=str(SHOTS / "together-join.png"), full_page=True)
+
+    phones = {}
+    for seat in (0, 1):
+        context = browser.new_context(viewport=PHONE, device_scale_factor=1)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(links[seat])
+        phones[seat] = page
+    ann, bob = phones[0], phones[1]
+    assert "Ann" in ann.locator("header").inner_text() and "Bob" in bob.locator("header").inner_text()
+
+    # A phone decides for its own seat only: the form naming Bob's seat is refused, whatever the page would send.
+    refused = ann.evaluate(
+        """async () => {
+            const csrf = document.querySelector("#act input[name=csrf]").value;
+            const body = new URLSearchParams({csrf, action: "start B4", seat: "1"});
+            const answer = await fetch(location.pathname + "/act", {method: "POST", body});
+            return [answer.status, await answer.text()];
+        }"""
+    )
+    assert refused[0] == 403 and "This link plays Ann&#x27;s seat only: it cannot decide for another seat." in refused[1]
+
+    laptop.goto(game)
+    assert laptop.locator(".seat-status[data-seat='0']").inner_text().startswith("Ann · plays on their phone")
+    assert laptop.locator(".seat-status[data-seat='2']", has_text="done").count() == 1, "the bot chose its start at once"
+
+    rounds, clicks, bob_first = 0, 0, 0
+    while not _over(ann):
+        order = (bob, ann) if rounds % 2 == 0 else (ann, bob)
+        bob_first += order[0] is bob
+        for page in order:
+            clicks += _play_turn(page, game)
+        rounds += 1
+        if rounds == 3:
+            bob.goto(game)
+            assert bob.locator("section.others figure.other").count() == 2, "Bob's phone shows the others' gardens"
+            bob.screenshot(path=str(SHOTS / "together-phone.png"), full_page=False)
+            laptop.goto(game)
+            assert laptop.locator("[data-live=table] .big.offer .pair").count() == 3, "the round's cards and dice, large"
+            laptop.screenshot(path=str(SHOTS / "together-table.png"), full_page=False)
+        assert rounds < 30
+    assert bob_first >= 2 and clicks > 20
+    bob.goto(game)
+    assert _over(bob)
+
+    game_id = game.rsplit("/", 1)[1]
+    log = parse_log((server.folder / "games" / f"{game_id}.jsonl").read_text(encoding="utf-8"))
+    assert {e["player"] for e in log.events if "player" in e} == {0, 1, 2}
+    final = replay(log)
+    assert final.is_over()
+    end = ann.request.get(game).text()
+    for seat, name in enumerate(("Ann", "Bob", "greedy bot")):
+        card = final.score_card(seat)
+        drawn = garden_svg(
+            final.garden(seat), edition=final.edition, score=card, round=final.edition.rules.rounds + 1, label=f"{name}'s garden, scored"
+        )
+        assert drawn in end, f"{name}'s garden on the end screen is the log's replayed"
+        assert f'<span class="total">{card.total}</span>' in end
+    for page in (laptop, ann, bob):
+        page.context.close()
