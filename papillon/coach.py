@@ -26,15 +26,15 @@ from dataclasses import dataclass
 
 from papillon.engine.actions import Action, Kind
 from papillon.engine.bots import TIE, Bot, GreedyBot, make_bot, value
-from papillon.engine.log import derive_seed
+from papillon.engine.log import GameLog, derive_seed
 from papillon.engine.state import GameState
 
 COACH_BOT = "search"  # "expert" once the expert bot is merged
 """The bot whose choice a hint shows and a review compares with (the one place that names it)."""
 
-HINT_ROLLOUTS = 16
+HINT_ROLLOUTS = 8
 """Rollouts per candidate of a hint (a power of two: the averages of whole scores are exact in binary)."""
-HINT_WIDTH = 6
+HINT_WIDTH = 4
 """The most candidates a hint weighs by rollouts: the coach's choice and the others that look best one step on."""
 
 
@@ -125,14 +125,19 @@ class Hint:
 
     def text(self) -> str:
         """The hint in words, for any front end."""
-        head = f"Hint: {self.words} ({self.action}): about {self.expected:.1f} points at the end"
+        head = f"Hint: {_named(self.words, self.action)}: about {self.expected:.1f} points at the end"
         if self.other is None or self.other_expected is None:
             return head + " (the only choice)."
         gap = self.expected - self.other_expected
         return (
-            f"{head}; the best other choice, {self.other_words} ({self.other}), about {self.other_expected:.1f} "
+            f"{head}; the best other choice, {_named(self.other_words, self.other)}, about {self.other_expected:.1f} "
             f"({gap:+.1f} ± {self.stderr:.1f}, {self.rollouts} games played on from each)."
         )
+
+
+def _named(words: str, action: Action) -> str:
+    """A choice in words, with its text when that says something more (``take pair 2 (pair 2)``)."""
+    return words if words == str(action) else f"{words} ({action})"
 
 
 def hint(state: GameState, player: int, seed: int, rollouts: int = HINT_ROLLOUTS, bot: Bot | None = None) -> Hint:
@@ -177,3 +182,12 @@ def hint_seed(game_seed: int, events: int, player: int) -> int:
     """The seed of a hint asked in the game of seed ``game_seed`` after ``events`` events, by seat ``player``:
     the same hint for the same moment of the same game."""
     return derive_seed(game_seed, "hint", events, player)
+
+
+def hint_for(state: GameState, log: GameLog, player: int | None = None, rollouts: int = HINT_ROLLOUTS) -> Hint:
+    """The hint for seat ``player`` (default the lowest acting seat) at this moment of the game ``log``
+    records, recorded in it as a hint (the caller saves the log); the same hint for the same moment."""
+    seat = state.player if player is None else player
+    advice = hint(state, seat, hint_seed(log.seed, len(log.events), seat), rollouts)
+    log.hint(seat, advice.action)
+    return advice
