@@ -23,10 +23,14 @@ from papillon.coach import hint_for
 from papillon.daily import daily_date, daily_seed, share_text, today
 from papillon.datafolder import games_dir
 from papillon.files import read_text, write_atomic
-from papillon.game_review import review
+from papillon.game_review import REVIEW_ROLLOUTS, review
 from papillon.session import PlaySession, Seat, SessionError
 from papillon.web import views, workers
 from papillon.web.state import BOT_WAIT_SECONDS, Papillon, in_thread, read_form
+
+
+ROLLOUTS = REVIEW_ROLLOUTS
+"""The review's rollouts per choice (a test sets fewer)."""
 
 
 @dataclass
@@ -127,7 +131,7 @@ class CoachViews:
             job.done, job.total = done, total
 
         try:
-            result = review(session.log, on_progress=heard)
+            result = review(session.log, rollouts=ROLLOUTS, on_progress=heard)
             write_atomic(path, review_fragment(result, session.log))
         except (SessionError, ValueError, OSError) as error:
             job.error = f"The review could not be made: {error}"
