@@ -1,6 +1,6 @@
 """Today's garden: one solo game a day, the same for everyone, and a short text to share its result.
 
-The seed comes from the local calendar date alone (``derive_seed("daily", "2026-12-01")``, nine
+The seed comes from the local calendar date alone (``derive_seed(0, "daily", "2026-12-01")``, nine
 digits), so every player of that day meets the same cards and dice.  The text to share says the
 date, the score and a row of squares per category, never a card, a die or a plot.
 
@@ -16,8 +16,8 @@ Critters  ■■■■□□□□□□ 13
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import NoReturn
 from datetime import date, datetime, timedelta
+from typing import NoReturn
 
 from papillon.engine.log import derive_seed
 from papillon.errors import SessionError, quote
@@ -30,7 +30,7 @@ SQUARES = 10
 
 def daily_seed(day: date) -> int:
     """The seed of ``day``'s garden: the same on every machine."""
-    return derive_seed("daily", day.isoformat()) % 10**9
+    return derive_seed(0, "daily", day.isoformat()) % 10**9
 
 
 def today() -> date:

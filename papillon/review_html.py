@@ -53,7 +53,9 @@ def review_fragment(review: Review, log: GameLog) -> str:
     for number, decision in enumerate(drawn, start=1):
         state = states[decision.event]
         seat = state.solo(decision.player)
-        svg = garden_svg(seat.garden(0), edition=seat.edition, actions=(decision.action, decision.best), round=state.round, label="garden before")
+        svg = garden_svg(
+            seat.garden(0), edition=seat.edition, actions=(decision.action, decision.best), round=state.round, label="garden before"
+        )
         hinted = ""
         if decision.hinted is not None:
             followed = "and followed it" if decision.hinted == str(decision.action) else f"({escape(decision.hinted)}) and chose otherwise"
@@ -67,8 +69,10 @@ def review_fragment(review: Review, log: GameLog) -> str:
             f'<span class="coach">■</span> better: {escape(decision.best_words)} <code>{escape(str(decision.best))}</code>, '
             f"expected {decision.best_expected:.2f}</p>{hinted}{_marked(svg, decision)}</article>"
         )
-    out.append('<h2>Every decision</h2><table class="review-table"><tr><th>player</th><th>round</th><th>chosen</th>'
-               "<th>expected</th><th>coach's choice</th><th>best expected</th><th>lost</th><th>±</th><th>hint</th></tr>")
+    out.append(
+        '<h2>Every decision</h2><table class="review-table"><tr><th>player</th><th>round</th><th>chosen</th>'
+        "<th>expected</th><th>coach's choice</th><th>best expected</th><th>lost</th><th>±</th><th>hint</th></tr>"
+    )
     for decision in review.decisions:
         out.append(
             f"<tr><td>{_seat(review, decision.player)}</td><td>{decision.round}</td><td>{escape(str(decision.action))}</td>"

@@ -28,7 +28,6 @@ from papillon.session import PlaySession, Seat, SessionError
 from papillon.web import views, workers
 from papillon.web.state import BOT_WAIT_SECONDS, Papillon, in_thread, read_form
 
-
 ROLLOUTS = REVIEW_ROLLOUTS
 """The review's rollouts per choice (a test sets fewer)."""
 
@@ -96,9 +95,7 @@ class CoachViews:
         advice = await asyncio.wrap_future(self.papillon.bots.submit(advise))
 
         def render() -> Response:
-            return self.pages.render(
-                request, "play.html", **views.play_view(session), hint=advice, data=views.game_data(session)
-            )
+            return self.pages.render(request, "play.html", **views.play_view(session), hint=advice, data=views.game_data(session))
 
         return await in_thread(room, render)
 
