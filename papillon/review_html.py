@@ -13,7 +13,7 @@ from papillon.engine.log import GameLog
 from papillon.game_review import Decision, Review, moments
 from papillon.render.svg import garden_svg
 
-DRAWN = 20
+DRAWN = 12
 """Decisions drawn with their garden (the costliest); the others are listed in the table."""
 
 STYLE = """

@@ -28,6 +28,8 @@ from papillon.session import PlaySession, Seat, SessionError
 from papillon.web import views, workers
 from papillon.web.state import BOT_WAIT_SECONDS, Papillon, in_thread, read_form
 
+REVIEW_BYTES = 16 * 2**20
+"""The most a review page on disk may hold (a garden drawn a dozen times is a few MB of SVG)."""
 ROLLOUTS = REVIEW_ROLLOUTS
 """The review's rollouts per choice (a test sets fewer)."""
 
@@ -106,7 +108,7 @@ class CoachViews:
             raise HTTPException(409, "The game is not over yet: its review comes at the end.")
         path = review_path(self.papillon.folder, session.id)
         if path.is_file():
-            body = await asyncio.to_thread(read_text, path)
+            body = await asyncio.to_thread(read_text, path, limit=REVIEW_BYTES)
             return self.pages.render(request, "review.html", session=session, body=Markup(body), data={"id": session.id, "done": True})
         with self.reviews.lock:
             job = self.reviews.jobs.get(session.id)
