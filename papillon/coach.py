@@ -72,7 +72,7 @@ class RolloutPolicy(GreedyBot):
 
 
 def rollout_scores(
-    state: GameState, player: int, actions: Sequence[Action], seed: int, rollouts: int, policy: GreedyBot | None = None
+    state: GameState, player: int, actions: Sequence[Action], seed: int, rollouts: int, policy: Bot | None = None
 ) -> list[list[int]]:
     """For each action, seat ``player``'s final score in each of ``rollouts`` games played on from it by the
     rollout policy; rollout *j* of every action meets the same cards and dice (common random numbers)."""
@@ -81,7 +81,7 @@ def rollout_scores(
     return [[_rollout(view.apply(action), seed, j, policy) for j in range(rollouts)] for action in actions]
 
 
-def _rollout(state: GameState, seed: int, number: int, policy: GreedyBot) -> int:
+def _rollout(state: GameState, seed: int, number: int, policy: Bot) -> int:
     ties = random.Random(derive_seed(seed, "ties", number))
     chance = 0
     while not state.is_over():

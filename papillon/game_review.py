@@ -18,7 +18,7 @@ from typing import Any
 
 from papillon.coach import RolloutPolicy, coach_bot, coach_choice, mean, paired_stderr, rollout_scores
 from papillon.engine.actions import Action
-from papillon.engine.bots import GreedyBot
+from papillon.engine.bots import Bot
 from papillon.engine.log import GameLog, derive_seed, replay
 from papillon.engine.state import GameState
 
@@ -164,11 +164,12 @@ def _hints_by_decision(log: GameLog) -> dict[int, str]:
     return out
 
 
-def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: GreedyBot | None = None) -> Decision:
-    """One decision reviewed: the player's action against the coach's choice, by paired rollouts."""
+def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bot | None = None, coach_by: Bot | None = None) -> Decision:
+    """One decision reviewed: the player's action against the coach's choice (``coach_by``: another
+    bot's), by paired rollouts of ``policy`` (default :class:`~papillon.coach.RolloutPolicy`)."""
     decision_seed = derive_seed(seed, "review", moment.event)
     state, player, action = moment.state, moment.player, moment.action
-    coach = coach_choice(state, player, decision_seed, _COACH.get())
+    coach = coach_choice(state, player, decision_seed, coach_by or _COACH.get())
     candidates = [action] if coach == action else [action, coach]
     scores = rollout_scores(state, player, candidates, decision_seed, rollouts, policy)
     expected = mean(scores[0])
@@ -210,7 +211,7 @@ class _CoachCache:
 _COACH = _CoachCache()
 
 
-def judge_all(moments_: Sequence[Moment], seed: int, rollouts: int) -> list[Decision]:
+def _judge_all(moments_: Sequence[Moment], seed: int, rollouts: int) -> list[Decision]:
     policy = RolloutPolicy()
     return [judge(m, seed, rollouts, policy) for m in moments_]
 
@@ -218,7 +219,7 @@ def judge_all(moments_: Sequence[Moment], seed: int, rollouts: int) -> list[Deci
 def _judge_chunk(log: GameLog, events: Sequence[int], players: Sequence[int], seed: int, rollouts: int) -> list[Decision]:
     """A worker's share: the log replayed there (a state is cheap to rebuild, costly to send), those decisions judged."""
     wanted = set(events)
-    return judge_all([m for m in moments(log, players) if m.event in wanted], seed, rollouts)
+    return _judge_all([m for m in moments(log, players) if m.event in wanted], seed, rollouts)
 
 
 def review(
