@@ -171,7 +171,9 @@ def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bo
     state, player, action = moment.state, moment.player, moment.action
     coach = coach_choice(state, player, decision_seed, coach_by or _COACH.get())
     candidates = [action] if coach == action else [action, coach]
-    scores = rollout_scores(state, player, candidates, decision_seed, rollouts, policy)
+    # Agreeing with the coach loses nothing whatever the rollouts say: fewer of them only make its expected score rougher.
+    used = rollouts if len(candidates) == 2 else max(1, rollouts // 2)
+    scores = rollout_scores(state, player, candidates, decision_seed, used, policy)
     expected = mean(scores[0])
     best, best_expected, stderr = action, expected, 0.0
     if len(candidates) == 2:
