@@ -22,6 +22,7 @@ from typing import NoReturn
 from papillon.engine.log import derive_seed
 from papillon.errors import SessionError, quote
 from papillon.score import CATEGORY_TITLES
+from papillon.words import plural
 
 SQUARE_POINTS = 3
 """Points per filled square of a category's row (ten squares: 30 points or more fill it)."""
@@ -68,7 +69,7 @@ def share_text(day: date, categories: Mapping[str, int]) -> str:
     """The result to share: the date, the score and a row of squares per category (no spoilers)."""
     total = sum(categories.values())
     width = max(len(CATEGORY_TITLES.get(name, name)) for name in categories)
-    lines = [f"Papillon Gardens · today's garden {day.isoformat()}: {total} point{'s' if total != 1 else ''}"]
+    lines = [f"Papillon Gardens · today's garden {day.isoformat()}: {plural(total, 'point')}"]
     for name, points in categories.items():
         filled = min(SQUARES, max(0, points) // SQUARE_POINTS)
         row = "■" * filled + "□" * (SQUARES - filled)

@@ -21,6 +21,7 @@ from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.log import GameLog, derive_seed, replay
 from papillon.engine.state import GameState
+from papillon.words import plural
 
 REVIEW_ROLLOUTS = 4
 """Rollouts per candidate of a decision (a power of two: the averages of whole scores, and so every
@@ -111,7 +112,7 @@ class Review:
             mine = [d for d in self.decisions if d.player == player]
             costly = sum(1 for d in mine if d.lost > 0)
             hints = self.hints[player]
-            asked = f"; {hints} hint{'s' if hints != 1 else ''} asked" if hints else ""
+            asked = f"; {plural(hints, 'hint')} asked" if hints else ""
             lost = self.lost_points[player] or 0.0
             lines.append(
                 f"{self.names[player]}: about {lost:.1f} points left on the table over {len(mine)} decisions "
