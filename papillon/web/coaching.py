@@ -118,6 +118,8 @@ class CoachViews:
                 job = self.reviews.jobs[session.id] = ReviewJob()
                 job.future = self.papillon.bots.submit(lambda: self._work(session, path, job))
         if job.error:
+            with self.reviews.lock:
+                self.reviews.jobs.pop(session.id, None)  # the next visit tries again
             raise HTTPException(500, job.error)
         return self.pages.render(
             request, "reviewing.html", session=session, done=job.done, total=job.total, data={"id": session.id, "done": False}
@@ -134,6 +136,9 @@ class CoachViews:
             write_atomic(path, review_fragment(result, session.log))
         except (SessionError, ValueError, OSError) as error:
             job.error = f"The review could not be made: {error}"
+        except Exception:  # a page that refreshed for ever would hide it: say so once, and start again on the next visit
+            job.error = "The review could not be made: something went wrong on the server."
+            raise
 
     async def daily(self, request: Request) -> Response:
         await read_form(request)
