@@ -127,3 +127,17 @@ def test_play_daily_refuses_a_seed_and_a_bad_date() -> None:
     assert result.exit_code == 2 and "--daily is a solo game with the day's own seed: drop --seed" in one_line(result.stderr)
     result = Runner().invoke(main, ["play", "--date", "2026-12-01"])
     assert result.exit_code == 2 and "--date picks the day of --daily: give --daily too" in one_line(result.stderr)
+
+
+@pytest.mark.slow
+def test_play_daily_to_the_end_shares_and_reviews(tmp_path: Path) -> None:
+    from cli_helpers import ALWAYS_FIRST
+
+    save = tmp_path / "day.jsonl"
+    args = ["play", "--daily", "--date", "2026-12-01", "--save", str(save), "--picture", "none", "--history", str(tmp_path / "h.sqlite3")]
+    result = Runner().invoke(main, args, input=ALWAYS_FIRST)
+    assert result.exit_code == 0, result.stderr
+    assert parse_log(save.read_text(encoding="utf-8")).seed == daily_seed(date(2026, 12, 1))
+    share = result.stdout.split("To share:\n", 1)[1].split("\n")
+    assert share[0].startswith("Papillon Gardens · today's garden 2026-12-01: ")
+    assert "points left on the table" in result.stdout
