@@ -19,9 +19,12 @@ DRAWN = 12
 STYLE = """
 .review-decision { border-top: 1px solid #ccc; padding: .5em 0; }
 .review-decision svg { max-width: 22em; }
-.review-decision .mine, .review-decision [data-mark="mine"] { fill: #f2a900 !important; fill-opacity: .55 !important; stroke: #b07000 !important; }
-.review-decision .coach, .review-decision [data-mark="coach"] { fill: #2f6fde !important; fill-opacity: .55 !important; stroke: #1d4a9a !important; }
-.review-decision .both, .review-decision [data-mark="both"] { fill: #2f6fde !important; fill-opacity: .55 !important; stroke: #b07000 !important; }
+.review-decision .mine,
+.review-decision [data-mark="mine"] { fill: #f2a900 !important; fill-opacity: .55 !important; stroke: #b07000 !important; }
+.review-decision .coach,
+.review-decision [data-mark="coach"] { fill: #2f6fde !important; fill-opacity: .55 !important; stroke: #1d4a9a !important; }
+.review-decision .both,
+.review-decision [data-mark="both"] { fill: #2f6fde !important; fill-opacity: .55 !important; stroke: #b07000 !important; }
 .review-decision span.mine { color: #f2a900; } .review-decision span.coach { color: #2f6fde; }
 table.review-table { border-collapse: collapse; }
 table.review-table td, table.review-table th { padding: .15em .5em; text-align: left; }
