@@ -65,7 +65,9 @@ def finished_game_id(log: GameLog, path: Path) -> str:
     The same save read again has the same id, so the history records it once however often it is resumed;
     the same moves played again into another file are another game.
     """
-    played = "\n".join([str(path.absolute()), *list(log.lines())[: 1 + len(log.events)]])  # the header and events, not the end
+    lines = list(log.lines())
+    body = lines[:-1] if log.end is not None else lines  # the header, events and hints, not the end
+    played = "\n".join([str(path.absolute()), *body])
     return f"{log.seed}-{hashlib.blake2b(played.encode(), digest_size=4).hexdigest()}"
 
 

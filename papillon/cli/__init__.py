@@ -26,6 +26,7 @@ from papillon.errors import PapillonError, ScanError, quote
 COMMANDS = {
     "play": "play",
     "replay": "replay",
+    "review": "review",
     "simulate": "simulate",
     "balance": "balance",
     "score": "score",

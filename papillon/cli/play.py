@@ -14,6 +14,7 @@ import shlex
 import tempfile
 import textwrap
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from click.core import ParameterSource
 
 from papillon.cli import EXIT_INTERRUPTED, usage_error
 from papillon.cli.common import EDITION_FILE, edition_option
+from papillon.coach import hint_for
+from papillon.daily import daily_seed, parse_day, share_text, today
 from papillon.edition import Edition
 from papillon.engine.actions import Kind
 from papillon.engine.bots import BOTS
@@ -58,6 +61,7 @@ Type the number of a choice, or the choice itself: 'plot C3', or just 'C3',
   v     show the whole view again           g N   look at player N's garden
   b     your score, category by category    t     every player's score
   u     undo back to the start of your turn this round (never across a reveal)
+  hint  the coach's choice and what it and the best other are expected to score
   s     save now                            q     save and quit (--resume FILE)"""
 
 WIDTH = 78
@@ -326,6 +330,8 @@ def log_problem(error: SessionError) -> click.ClickException:
     callback=_picture_path,
     help="Picture of the final garden: a .png or .pdf path, or 'none' [default: next to the save file].",
 )
+@click.option("--daily", is_flag=True, help="Today's garden: a solo game whose seed is the local date's (the same for everyone).")
+@click.option("--date", "day", metavar="YYYY-MM-DD", help="With --daily: that day's garden instead of today's.")
 @click.option("--color/--no-color", default=None, help="Colour the garden (default: on a colour terminal, unless NO_COLOR or TERM=dumb).")
 @edition_option
 @click.pass_context
@@ -340,10 +346,28 @@ def command(
     force: bool,
     history: str | None,
     picture: str | None,
+    daily: bool,
+    day: str | None,
     color: bool | None,
     edition: Edition,
 ) -> None:
     """Play Papillon Gardens in the terminal: solo, hot-seat and against bots (1 to 6 players in the standard edition)."""
+    today_is = None
+    if day is not None and not daily:
+        raise click.UsageError("--date picks the day of --daily: give --daily too")
+    if daily:
+        given = [
+            flag
+            for flag, name in (("--seed", "seed"), ("--players", "humans"), ("--bot", "bots"), ("--resume", "resume"))
+            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
+        ]
+        if given:
+            raise click.UsageError(f"--daily is a solo game with the day's own seed: drop {', '.join(given)}")
+        try:
+            today_is = parse_day(day) if day is not None else today()
+        except SessionError as error:
+            raise click.BadParameter(str(error), param_hint="'--date'") from None
+        seed = daily_seed(today_is)
     if resume:
         # The saved game has its own players and seed: an option that would change them is a mistake.
         given = [
@@ -420,6 +444,17 @@ def command(
     if not finished:
         return
     _end(game, history, picture, color, unsaved)
+    if today_is is not None:
+        _daily_end(game, today_is)
+
+
+def _daily_end(game: Terminal, day: date) -> None:
+    """Today's garden over: the text to share, then the review of the person's decisions."""
+    from papillon.cli.review import review_text, reviewed
+
+    state = game.session.state
+    click.echo("\nTo share:\n" + share_text(day, state.score_card(0).categories) + "\n")
+    click.echo(review_text(reviewed(game.session.log, [0])))
 
 
 def _moves(moves: list[Move]) -> None:
@@ -489,6 +524,12 @@ def _command(game: Terminal, line: str, color: bool | None) -> bool:
             click.echo("  undone: back to the start of your turn")
         else:
             click.echo("  nothing to undo since the start of your turn")
+        return True
+    if line == "hint":
+        advice = hint_for(state, session.log)
+        session.save()  # the hint is in the log: a review can say it was used
+        number = state.legal_actions().index(advice.action) + 1
+        click.echo(textwrap.fill(f"  {advice.text()} It is choice {number}.", WIDTH, subsequent_indent="    ", break_long_words=False))
         return True
     if line in ("s", "save"):
         game.autosave()

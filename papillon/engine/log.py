@@ -12,7 +12,9 @@ and ``{"chance": "roll 2 6 1"}`` for the deal and each round's cards and dice,
 ``{"player": 0, "action": "plot C3"}`` for each decision (in the order received: the seats of
 a round act in any interleaving), and, once the game
 is over, ``{"end": {"scores": [...], "gardens": [...]}}`` with each final
-garden in notation.  :func:`replay` re-runs the events through the engine (so
+garden in notation.  A hint a player asked for is a line of its own where it was asked,
+``{"hint": {"player": 0, "action": "pair 2"}}`` (the coach's suggestion, :mod:`papillon.coach`):
+it is kept for a review to mention and plays no part in the game's course.  :func:`replay` re-runs the events through the engine (so
 every decision is checked again) and compares the final gardens.
 
 A version-1 log (papillon before the rules revision: no edition data, the whole
@@ -78,6 +80,9 @@ class GameLog:
     end: dict[str, Any] | None = None
     event_lines: list[int] = field(default_factory=list, repr=False)
     """The file line of each event, when the log was read from a file."""
+    hints: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    """The hints asked for: how many events came before each, and its record (``player``, ``action``).
+    Kept beside the events, never among them: a bot's draws and the undo marks count events."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -94,10 +99,21 @@ class GameLog:
             "players": self.players,
         }
 
+    def hint(self, player: int, action: Action | str) -> None:
+        """Record that seat ``player`` was shown the hint ``action`` here (the game goes on unchanged)."""
+        self.hints.append((len(self.events), {"player": player, "action": str(action)}))
+
     def lines(self) -> Iterator[str]:
         yield _dump(self.header())
-        for event in self.events:
+        hints = sorted(self.hints, key=lambda hint: hint[0])  # stable: hints at one place keep their order
+        shown = 0
+        for index, event in enumerate(self.events):
+            while shown < len(hints) and hints[shown][0] <= index:
+                yield _dump({"hint": hints[shown][1]})
+                shown += 1
             yield _dump(event)
+        for _, hint in hints[shown:]:  # after the last event (or beyond it, once an undo took events back)
+            yield _dump({"hint": hint})
         if self.end is not None:
             yield _dump({"end": self.end})
 
@@ -262,11 +278,13 @@ def parse_log(text: str, edition: Edition | None = None) -> GameLog:
             raise GameLogError("event after the end of the game", number)
         if set(record) == {"end"} and isinstance(record["end"], dict):
             log.end = record["end"]
+        elif _is_hint(record):
+            log.hints.append((len(log.events), record["hint"]))
         elif _is_event(record):
             log.events.append(record)
             log.event_lines.append(number)
         else:
-            expected = '{"chance": ...}, {"player": N, "action": ...} or {"end": ...}'
+            expected = '{"chance": ...}, {"player": N, "action": ...}, {"hint": ...} or {"end": ...}'
             raise GameLogError(f"expected {expected}, got {quote(_dump(record), mark='')}", number)
     if version == 1:
         _translate_v1(log)
@@ -350,6 +368,14 @@ def _as_json(value: object) -> str:
     """A header value for a message: a scalar as JSON (a string shows its quotes), cut and escaped by errors.quote; else its type."""
     scalar = isinstance(value, (str, int, float, bool, type(None)))
     return quote(json.dumps(value, ensure_ascii=False), mark="") if scalar else type(value).__name__
+
+
+def _is_hint(record: dict[str, Any]) -> bool:
+    hint = record.get("hint")
+    if set(record) != {"hint"} or not isinstance(hint, dict) or set(hint) != {"player", "action"}:
+        return False
+    player = hint["player"]
+    return isinstance(hint["action"], str) and isinstance(player, int) and not isinstance(player, bool)
 
 
 def _is_event(record: dict[str, Any]) -> bool:

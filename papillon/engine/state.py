@@ -240,6 +240,19 @@ class GameState:
         turns = tuple(None if p != player else Turn(loaded.pair, loaded.parts, loaded.tasks) for p in range(len(self.turns)))
         return _evolve(loaded, turns=turns)
 
+    def solo(self, player: int) -> GameState:
+        """Seat ``player`` as a solo game from here: the same sheets, cards seen, display and round.
+
+        Players share only the cards and dice, so a look-ahead to the game's end for one seat (a
+        hint's or a review's rollouts) needs no other seat; the solo game's one seat is 0.  Not a
+        state of this game: its log would be another game's."""
+        if player not in self.acting_players():
+            raise IllegalActionError(f"player {player!r} may not decide now: {_seats_waiting(self)}")
+        loaded = _load(self, player)
+        alone = _evolve(loaded, current=0, boards=(loaded.boards[player],), turns=(None,))
+        _set(alone, "game", Game(self.edition, (self.game.players[player],), self.game.tables))
+        return alone
+
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
         if self.stage is Stage.DEAL:

@@ -32,6 +32,7 @@ from papillon.history import HistoryError
 from papillon.notation import MAX_NAME
 from papillon.render.fonts import FONT_FILES, font_dir
 from papillon.web import keys, scoring, views
+from papillon.web.coaching import CoachViews
 from papillon.web.games import GameViews
 from papillon.web.state import CSRF_COOKIE, MAX_BODY_BYTES, Papillon, read_form
 from papillon.web.store import StoreError
@@ -195,6 +196,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
 
     routes = [
         *GameViews(papillon, pages).routes(),
+        *CoachViews(papillon, pages).routes(),
         *TableViews(papillon, pages).routes(),
         Route("/favicon.ico", favicon),
         Route("/static/{name}", static),

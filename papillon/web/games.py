@@ -125,7 +125,7 @@ class GameViews:
                 return self.pages.render(request, "end.html", **views.end_view(session, results), data=views.game_data(session))
             look = request.query_params.get("look", "")
             if seat is not None:  # a seat's own device
-                values = {**views.play_view(session, look, seat), **self.seat_page(room, seat)}
+                values = {**views.play_view(session, look, seat), **self.seat_page(room, seat), "hint": room.hint(seat)}
                 return self.pages.render(request, "play.html", **values, data=views.game_data(session, player=seat))
             playing = room.host_seat()
             hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
@@ -133,6 +133,7 @@ class GameViews:
                 name, joins = state.game.players[playing], self.host_page(room, playing)["joins"]
                 return self.pages.render(request, "handover.html", session=session, player=name, joins=joins, data=views.game_data(session))
             values = {**views.play_view(session, look, -1 if playing is None else playing), **self.host_page(room, playing)}
+            values["hint"] = room.hint(playing)
             page = self.pages.render(request, "play.html", **values, data=views.game_data(session))
             session.note = ""  # told once
             return page

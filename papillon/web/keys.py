@@ -63,8 +63,8 @@ NIGHT_PATHS = re.compile(
     r"^/(nights/(?P<night>[0-9a-f]{12})(/version|/results\.png)?|score/photo|score/new|sheets/[0-9a-f]{12}(/act|/record|/garden)?)$"
 )
 """What a night key may open; the night and sheet handlers check it is its own night and player."""
-SEAT_PATHS = re.compile(r"^/games/(?P<game>[0-9]{1,12}-[0-9a-f]{8})(/act|/undo|/events|/progress)?$")
-"""What a seat key may open (of its own game): the game's page, its live updates, and deciding and undoing for its seat."""
+SEAT_PATHS = re.compile(r"^/games/(?P<game>[0-9]{1,12}-[0-9a-f]{8})(/act|/undo|/hint|/review|/events|/progress)?$")
+"""What a seat key may open (of its own game): the game's page, its live updates, deciding, undoing and asking a hint for its seat, and its review."""
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 from urllib.parse import urlsplit
 
 from starlette.concurrency import run_in_threadpool
@@ -26,6 +26,10 @@ from papillon.session import GAME_ID, Move, PlaySession, SessionError, data_dir
 from papillon.table import Table
 from papillon.web import scoring, workers
 from papillon.web.store import TableRow, open_store
+
+if TYPE_CHECKING:
+    from papillon.coach import Hint
+    from papillon.engine.state import GameState
 
 T = TypeVar("T")
 BOT_WAIT_SECONDS = 2.0
@@ -55,6 +59,13 @@ class Room:
     """The seats whose join link has been opened: played from their own device (the store keeps them)."""
     changed: Callable[[], None] = lambda: None
     """Tells the game's live pages that it changed (after the bots' turns too)."""
+    hints: dict[int, tuple[GameState, Hint]] = field(default_factory=dict)
+    """The last hint each seat asked for, with the state it was for (shown while that is still the state)."""
+
+    def hint(self, seat: int | None) -> Hint | None:
+        """The hint seat ``seat`` asked for at this very state of the game, or None."""
+        asked = self.hints.get(-1 if seat is None else seat)
+        return asked[1] if asked is not None and asked[0] is self.session.state else None
 
     def host_seat(self) -> int | None:
         """The person seat the host's screen plays now: the lowest acting one not played on its own device

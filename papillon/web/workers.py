@@ -11,14 +11,17 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from papillon.session import PlaySession, SessionError, record_results
 
 if TYPE_CHECKING:
     from papillon.web.state import Room
+
+T = TypeVar("T")
 
 WORKERS = 2
 MAX_WAITING = 16
@@ -45,6 +48,20 @@ class Pool:
             self.jobs += 1
             room.progress = []
             room.job = self.executor.submit(self._run, room)
+
+    def submit(self, work: Callable[[], T]) -> Future[T]:
+        """Run other CPU work (a hint's or a review's rollouts) in the pool, counted like a bots' job."""
+        with self.lock:
+            self.jobs += 1
+
+        def counted() -> T:
+            try:
+                return work()
+            finally:
+                with self.lock:
+                    self.jobs -= 1
+
+        return self.executor.submit(counted)
 
     def _run(self, room: Room) -> None:
         try:
