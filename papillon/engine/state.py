@@ -88,7 +88,7 @@ from papillon.engine.tasks import (
 from papillon.errors import IllegalActionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import ADJACENCIES, EDGES, PLOTS
-from papillon.rules import is_field, patches
+from papillon.rules import is_field, patches, total
 from papillon.score import ScoreCard, score
 from papillon.words import noun, plural
 
@@ -274,8 +274,9 @@ class GameState:
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
 
     def score(self, player: int = 0) -> int:
-        """The end-game score of ``player``'s garden now (the scorer's total)."""
-        return self.score_card(player).total
+        """The end-game score of ``player``'s garden now (the scorer's total, without its explanations)."""
+        board = self.boards[player]
+        return total(board.cells, board.bricks, board.butterflies, self.edition)
 
     def score_card(self, player: int = 0) -> ScoreCard:
         return score(self.boards[player].garden(), self.edition)
