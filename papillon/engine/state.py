@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from itertools import repeat
-from operator import is_
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
+from itertools import repeat
+from operator import is_
 from typing import Any, NamedTuple
 
 from papillon.edition import FEATURE_TYPES, Card, DieFace, Edition, Effect, standard_edition
