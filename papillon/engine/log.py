@@ -36,7 +36,6 @@ on the interleaving.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -46,6 +45,7 @@ from typing import Any
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
+from papillon.engine.seeded import LazyRandom, derive_seed
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
@@ -56,12 +56,6 @@ from papillon.seeds import MAX_SEED
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
-
-
-def derive_seed(seed: int, *parts: object) -> int:
-    """A 64-bit seed for one use of the game seed ``seed`` (stable across runs and machines)."""
-    text = ":".join(str(p) for p in (seed, *parts))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
 
 
 def game_seed(master: int, index: int) -> int:
@@ -111,7 +105,7 @@ class GameLog:
             while shown < len(hints) and hints[shown][0] <= index:
                 yield _dump({"hint": hints[shown][1]})
                 shown += 1
-            yield _dump(event)
+            yield _dump_event(event)
         for _, hint in hints[shown:]:  # after the last event (or beyond it, once an undo took events back)
             yield _dump({"hint": hint})
         if self.end is not None:
@@ -136,17 +130,36 @@ def _dump(data: dict[str, Any]) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
+def _dump_event(event: dict[str, Any]) -> str:
+    """:func:`_dump` of an event, written directly when JSON would write it as it is (a game has hundreds)."""
+    if len(event) == 1:
+        chance = event.get("chance")
+        if chance.__class__ is str and _plain(chance):
+            return '{"chance":"' + chance + '"}'
+    elif len(event) == 2:
+        player, action = event.get("player"), event.get("action")
+        if player.__class__ is int and action.__class__ is str and _plain(action) and next(iter(event)) == "player":
+            return '{"player":' + str(player) + ',"action":"' + action + '"}'
+    return _dump(event)
+
+
+def _plain(text: str) -> bool:
+    """Whether JSON writes ``text`` between quotes as it is: printable ASCII with no quote or backslash."""
+    return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
+
+
 def chance_rng(seed: int, index: int) -> random.Random:
     return random.Random(derive_seed(seed, "chance", index))
 
 
 def bot_rng(seed: int, decision: int) -> random.Random:
-    return random.Random(derive_seed(seed, "bot", decision))
+    """The draws of the bot's decision number ``decision`` (seeded on its first draw: most decisions draw nothing)."""
+    return LazyRandom((seed, "bot", decision))
 
 
 def seat_rng(seed: int, player: int, decision: int) -> random.Random:
     """The draws of seat ``player``'s decision number ``decision`` in a game driven simultaneously."""
-    return random.Random(derive_seed(seed, "seat", player, decision))
+    return LazyRandom((seed, "seat", player, decision))
 
 
 def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameState:

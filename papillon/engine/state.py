@@ -33,6 +33,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from functools import cache
+from itertools import repeat
+from operator import is_
 from typing import Any, NamedTuple
 
 from papillon.edition import FEATURE_TYPES, Card, DieFace, Edition, Effect, standard_edition
@@ -88,7 +90,7 @@ from papillon.engine.tasks import (
 from papillon.errors import IllegalActionError, quote
 from papillon.garden import Cell, Garden
 from papillon.grid import ADJACENCIES, EDGES, PLOTS
-from papillon.rules import is_field, patches
+from papillon.rules import is_field, patches, total
 from papillon.score import ScoreCard, score
 from papillon.words import noun, plural
 
@@ -167,6 +169,41 @@ class GameState:
     """Each seat's turn this round (START, BONUS, TURN), None once finished.  The loaded seat's own
     entry (``current``) is out of date: its turn is in ``pair``, ``parts`` and ``tasks``."""
     _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
+    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __hash__(self) -> int:
+        # Bots remember states by value (GreedyBot's memo): hashed once, as the dataclass would hash it.
+        found = self._hash
+        if found is None:
+            found = hash(
+                (
+                    self.game,
+                    self.stage,
+                    self.round,
+                    self.current,
+                    self.boards,
+                    self.display,
+                    self.revealed,
+                    self.seen,
+                    self.roll,
+                    self.pair,
+                    self.parts,
+                    self.tasks,
+                    self.turns,
+                )
+            )
+            _set_hash(self, found)
+        return found
+
+    def __getstate__(self) -> list[Any]:
+        # What pickle and copy keep: the fields, not the memos (a str's hash differs from one process to the next).
+        return [getattr(self, name) for name in _STATE_FIELDS]
+
+    def __setstate__(self, values: list[Any]) -> None:
+        for name, value in zip(_STATE_FIELDS, values, strict=True):
+            _set(self, name, value)
+        _set(self, "_legal", None)
+        _set(self, "_hash", None)
 
     # -- the OpenSpiel surface ----------------------------------------------------
 
@@ -202,7 +239,7 @@ class GameState:
         legal = self._legal
         if legal is None:
             legal = _legal_actions(self)
-            object.__setattr__(self, "_legal", legal)
+            _set_legal(self, legal)
         return legal
 
     def apply(self, action: Action | str, player: int | None = None) -> GameState:
@@ -222,7 +259,8 @@ class GameState:
             state = _load(self, player)
         legal = state.legal_actions()
         chosen: Action | None = action if action.__class__ is Action else _parsed(action)
-        if chosen is None or chosen not in legal:
+        # Actions are interned: a bot hands back one of ``legal`` itself, found by identity (in C).
+        if chosen is None or not (any(map(is_, legal, repeat(chosen))) or chosen in legal):
             from papillon.engine.text import why_illegal
 
             raise IllegalActionError(why_illegal(state, action))
@@ -287,8 +325,9 @@ class GameState:
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
 
     def score(self, player: int = 0) -> int:
-        """The end-game score of ``player``'s garden now (the scorer's total)."""
-        return self.score_card(player).total
+        """The end-game score of ``player``'s garden now (the scorer's total, without its explanations)."""
+        board = self.boards[player]
+        return total(board.cells, board.bricks, board.butterflies, self.edition)
 
     def score_card(self, player: int = 0) -> ScoreCard:
         return score(self.boards[player].garden(), self.edition)
@@ -324,32 +363,7 @@ class GameState:
         return describe(self if player is None else self.seat(player), as_action(action))
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "_legal")
-_new_state = object.__new__
-_set = object.__setattr__
-
-
-def _evolve(state: GameState, **changes: Any) -> GameState:
-    """A copy of ``state`` with ``changes`` (dataclasses.replace is several times slower)."""
-    new = _new_state(GameState)
-    get = changes.get
-    _set(new, "game", state.game)
-    _set(new, "stage", get("stage", state.stage))
-    _set(new, "round", get("round", state.round))
-    _set(new, "current", get("current", state.current))
-    _set(new, "boards", get("boards", state.boards))
-    _set(new, "display", get("display", state.display))
-    _set(new, "revealed", get("revealed", state.revealed))
-    _set(new, "seen", get("seen", state.seen))
-    _set(new, "roll", get("roll", state.roll))
-    _set(new, "pair", get("pair", state.pair))
-    _set(new, "parts", get("parts", state.parts))
-    _set(new, "tasks", get("tasks", state.tasks))
-    _set(new, "turns", get("turns", state.turns))
-    _set(new, "_legal", None)
-    return new
-
-
+_STATE_FIELDS = tuple(f.name for f in fields(GameState) if not f.name.startswith("_"))
 assert _STATE_FIELDS == (
     "game",
     "stage",
@@ -364,7 +378,86 @@ assert _STATE_FIELDS == (
     "parts",
     "tasks",
     "turns",
-), "update _evolve"
+), "update _state"
+_set = object.__setattr__
+_new_state = object.__new__
+# Each slot's own setter: a new state is written slot by slot (a frozen dataclass's __init__ and
+# dataclasses.replace cost several times more, and a state is made for every action weighed).
+(
+    _set_game,
+    _set_stage,
+    _set_round,
+    _set_current,
+    _set_boards,
+    _set_display,
+    _set_revealed,
+    _set_seen,
+    _set_roll,
+    _set_pair,
+    _set_parts,
+    _set_tasks,
+    _set_turns,
+    _set_legal,
+    _set_hash,
+) = (getattr(GameState, name).__set__ for name in (*_STATE_FIELDS, "_legal", "_hash"))
+
+
+def _state(
+    game: Game,
+    stage: Stage,
+    round: int,
+    current: int,
+    boards: tuple[Board, ...],
+    display: tuple[str, ...],
+    revealed: tuple[int, ...],
+    seen: int,
+    roll: tuple[int, ...],
+    pair: int,
+    parts: tuple[Part, ...],
+    tasks: tuple[Task, ...],
+    turns: tuple[Turn | None, ...],
+) -> GameState:
+    """A new state of these fields."""
+    new = _new_state(GameState)
+    _set_game(new, game)
+    _set_stage(new, stage)
+    _set_round(new, round)
+    _set_current(new, current)
+    _set_boards(new, boards)
+    _set_display(new, display)
+    _set_revealed(new, revealed)
+    _set_seen(new, seen)
+    _set_roll(new, roll)
+    _set_pair(new, pair)
+    _set_parts(new, parts)
+    _set_tasks(new, tasks)
+    _set_turns(new, turns)
+    _set_legal(new, None)
+    _set_hash(new, None)
+    return new
+
+
+def _evolve(state: GameState, **changes: Any) -> GameState:
+    """A copy of ``state`` with ``changes`` (by field name)."""
+    get = changes.get
+    return _state(*(get(name, getattr(state, name)) for name in _STATE_FIELDS))
+
+
+def _with_tasks(s: GameState, tasks: tuple[Task, ...]) -> GameState:
+    """``s`` with its loaded seat's pending tasks ``tasks`` (the commonest step of all)."""
+    return _state(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
+
+
+def _with_turn(s: GameState, pair: int, parts: tuple[Part, ...], tasks: tuple[Task, ...]) -> GameState:
+    """``s`` with its loaded seat's turn at ``pair``, ``parts`` and ``tasks``."""
+    return _state(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, pair, parts, tasks, s.turns)
+
+
+def _with_seat(s: GameState, current: int, turn: Turn, turns: tuple[Turn | None, ...]) -> GameState:
+    """``s`` with seat ``current``'s ``turn`` loaded and ``turns`` for the others."""
+    return _state(
+        s.game, s.stage, s.round, current, s.boards, s.display, s.revealed, s.seen, s.roll, turn.pair, turn.parts, turn.tasks, turns
+    )
 
 
 # --------------------------------------------------------------------------- setup
@@ -491,7 +584,7 @@ def _load(state: GameState, player: int) -> GameState:
     turns[current] = Turn(state.pair, state.parts, state.tasks)
     turn = turns[player]
     assert turn is not None, "only an acting seat is loaded"
-    return _evolve(state, current=player, pair=turn.pair, parts=turn.parts, tasks=turn.tasks, turns=tuple(turns))
+    return _with_seat(state, player, turn, tuple(turns))
 
 
 def _lowest_loaded(state: GameState) -> GameState:
@@ -506,9 +599,7 @@ def _next_seat(state: GameState) -> GameState | None:
     current = state.current
     for p, turn in enumerate(turns):
         if p != current and turn is not None:
-            return _evolve(
-                state, current=p, pair=turn.pair, parts=turn.parts, tasks=turn.tasks, turns=(*turns[:current], None, *turns[current + 1 :])
-            )
+            return _with_seat(state, p, turn, (*turns[:current], None, *turns[current + 1 :]))
     return None
 
 
@@ -578,10 +669,12 @@ def _board(state: GameState) -> Board:
     return state.boards[state.current]
 
 
-def _with_board(state: GameState, board: Board, tasks: tuple[Task, ...]) -> GameState:
-    boards = list(state.boards)
-    boards[state.current] = board
-    return _evolve(state, boards=tuple(boards), tasks=tasks)
+def _with_board(s: GameState, board: Board, tasks: tuple[Task, ...]) -> GameState:
+    """``s`` with the loaded seat's ``board`` and pending ``tasks``."""
+    boards = s.boards
+    current = s.current
+    boards = (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])
+    return _state(s.game, s.stage, s.round, current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
 
 
 def _empties(cells: tuple[str, ...]) -> list[int]:
@@ -626,7 +719,7 @@ def _auto(state: GameState) -> GameState | None:
             possible = any(_can_do(state, board, o) for o in options)
         case _:
             possible = True
-    return None if possible else _evolve(state, tasks=rest)
+    return None if possible else _with_tasks(state, rest)
 
 
 ALL_EDGES = (1 << len(EDGES)) - 1
@@ -643,7 +736,7 @@ def _start_part(state: GameState, part: Part) -> GameState:
         task: Task = (
             ChooseFeature() if corner == "feature" else AddBrick(edition.rules.corner_bricks, True) if corner == "brick" else Fill()
         )
-        return _evolve(state, parts=parts, tasks=(*tasks, task))
+        return _with_turn(state, state.pair, parts, (*tasks, task))
     if part == "centre":
         card = edition.cards[state.revealed[state.pair]]
         if card.centre == "stamp":
@@ -652,9 +745,9 @@ def _start_part(state: GameState, part: Part) -> GameState:
             task = Move()
         else:
             task = FieldAndMove(edition.rules.centre_fields, 1)
-        return _evolve(state, parts=parts, tasks=(*tasks, task))
+        return _with_turn(state, state.pair, parts, (*tasks, task))
     # the die
-    state = _evolve(state, parts=parts)
+    state = _with_turn(state, state.pair, parts, tasks)
     if state.pair >= len(state.roll):
         return state
     face = state.roll[state.pair]
@@ -662,7 +755,7 @@ def _start_part(state: GameState, part: Part) -> GameState:
     if order == "player":
         die = edition.die_faces[face]
         if die.extra and _gnomes_reached(state, die.caterpillars):
-            return _evolve(state, tasks=(*state.tasks, DieOrder(face, die.extra)))
+            return _with_tasks(state, (*state.tasks, DieOrder(face, die.extra)))
     return _resolve_die(state, face, order != "extra_first")
 
 
@@ -686,10 +779,10 @@ def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameS
     elif die.extra == "bramble":
         extra = (PlaceBramble(),)
     if caterpillars_first:
-        state = _evolve(state, tasks=state.tasks + extra)
+        state = _with_tasks(state, state.tasks + extra)
         return _caterpillars(state, die.caterpillars)
     state = _caterpillars(state, die.caterpillars)
-    return _evolve(state, tasks=state.tasks + extra)
+    return _with_tasks(state, state.tasks + extra)
 
 
 def _caterpillars(state: GameState, count: int) -> GameState:
@@ -957,13 +1050,13 @@ def _apply(state: GameState, action: Action) -> GameState:
         return _with_board(state, board._replace(butterflies=1 << action.plot), tasks)
     if not tasks:
         if kind is Kind.PAIR:
-            return _evolve(state, pair=action.pair, parts=_parts(state))
+            return _with_turn(state, action.pair, _parts(state), tasks)
         assert action.part is not None
         return _start_part(state, action.part)
     task = tasks[-1]
     rest = tasks[:-1]
     if kind is Kind.SKIP:
-        return _evolve(state, tasks=rest)
+        return _with_tasks(state, rest)
     if kind is Kind.PLOT:
         plot = action.plot
         cells = list(board.cells)
@@ -983,7 +1076,7 @@ def _apply(state: GameState, action: Action) -> GameState:
                 cells[plot] = code
                 placed = _with_board(state, board._replace(cells=tuple(cells)), rest)
                 effects = state.edition.features[code].on_place
-                return _evolve(placed, tasks=rest + effect_tasks(placed, effects, plot, code)) if effects else placed
+                return _with_tasks(placed, rest + effect_tasks(placed, effects, plot, code)) if effects else placed
             case PlaceBramble():
                 cells[plot] = BRAMBLE
         return _with_board(state, board._replace(cells=tuple(cells)), rest)
@@ -994,7 +1087,7 @@ def _apply(state: GameState, action: Action) -> GameState:
     if kind is Kind.FROM:
         if isinstance(task, FieldAndMove):
             rest = (*rest, FieldAndMove(task.fields, 0))
-        return _evolve(state, tasks=(*rest, MoveFrom(action.plot)))
+        return _with_tasks(state, (*rest, MoveFrom(action.plot)))
     if kind is Kind.TO:
         assert isinstance(task, MoveFrom)
         end = action.plot
@@ -1003,19 +1096,19 @@ def _apply(state: GameState, action: Action) -> GameState:
     if kind is Kind.FILL:
         return _fill(state, board, rest, action.code)
     if kind is Kind.COLOUR:
-        return _evolve(state, tasks=(*rest, Stamp(COLOUR_CODE[action.colour])))
+        return _with_tasks(state, (*rest, Stamp(COLOUR_CODE[action.colour])))
     if kind is Kind.GNOME:
         assert isinstance(task, GnomeBonus)
         effect = dict(_gnome_options(state, board, task))[action.option]
-        chosen = _evolve(state, tasks=rest)
-        return _evolve(chosen, tasks=rest + effect_tasks(chosen, (effect,), -1))
+        chosen = _with_tasks(state, rest)
+        return _with_tasks(chosen, rest + effect_tasks(chosen, (effect,), -1))
     if kind is Kind.FEATURE:
-        return _evolve(state, tasks=(*rest, PlaceFeature(action.code)))
+        return _with_tasks(state, (*rest, PlaceFeature(action.code)))
     if kind is Kind.CHOOSE:
-        return _evolve(state, tasks=(*rest, Fill() if action.option == "fill" else Move()))
+        return _with_tasks(state, (*rest, Fill() if action.option == "fill" else Move()))
     if kind is Kind.FIRST:
         assert isinstance(task, DieOrder)
-        return _resolve_die(_evolve(state, tasks=rest), task.face, action is FIRST_CATERPILLARS)
+        return _resolve_die(_with_tasks(state, rest), task.face, action is FIRST_CATERPILLARS)
     raise AssertionError(f"legal action {action!r} not handled")
 
 
@@ -1045,11 +1138,11 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
         colour = COLOUR_CODE[target]
     state = _with_board(state, board, rest)
     if icon == "stamp" and colour:
-        return _evolve(state, tasks=(*rest, Stamp(colour)))
+        return _with_tasks(state, (*rest, Stamp(colour)))
     if icon in ("stamp", "stamp_any"):  # a rondel petal has no colour of its own
-        return _evolve(state, tasks=(*rest, StampAny()))
+        return _with_tasks(state, (*rest, StampAny()))
     if icon == "gnome":
-        return _evolve(state, tasks=(*rest, GnomeBonus()))
+        return _with_tasks(state, (*rest, GnomeBonus()))
     if icon == "caterpillar":
         return _caterpillars(state, 1)
     return state
