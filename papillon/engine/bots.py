@@ -246,14 +246,14 @@ class SearchBot:
         return value(state, player, 1.0)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot, "expert": _expert}
-"""Bot names for the command line."""
-
-
 def _expert() -> Bot:
     from papillon.engine.expert import ExpertBot  # expert.py builds on this module
 
     return ExpertBot()
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot, "expert": _expert}
+"""Bot names for the command line."""
 
 
 def make_bot(name: str) -> Bot:
