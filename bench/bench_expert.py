@@ -16,17 +16,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
-import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from papillon.engine import GameState, make_bot, play_game  # noqa: E402  (after the path: runs from a checkout)
-from papillon.engine.log import game_seed  # noqa: E402
+from papillon.engine import GameState, make_bot, play_game
+from papillon.engine.log import game_seed
 
 BOTS = ("random", "greedy", "search", "expert")
 
@@ -61,12 +59,16 @@ def play(master: int, index: int) -> dict[str, Any]:
         else:
             state, _ = play_game(seed, [make_bot(name)])
         scores[name] = state.score(0)
-    return {"seed": seed, "scores": scores, "decisions": decisions, "turns": turns}
+    return {"index": index, "seed": seed, "scores": scores, "decisions": decisions, "turns": turns}
 
 
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def spread(times: list[float]) -> dict[str, float]:
+    return {"p50": round(quantile(times, 0.5), 4), "p90": round(quantile(times, 0.9), 4), "max": round(max(times), 3)}
 
 
 def summary(games: list[dict[str, Any]], master: int) -> dict[str, Any]:
@@ -79,8 +81,8 @@ def summary(games: list[dict[str, Any]], master: int) -> dict[str, Any]:
         "expert_minus_search": round(statistics.mean(diffs), 2),
         "standard_error": round(statistics.stdev(diffs) / len(diffs) ** 0.5, 2) if len(diffs) > 1 else None,
         "expert_wins": sum(d > 0 for d in diffs),
-        "decision_cpu_s": {"p50": round(quantile(decisions, 0.5), 4), "p90": round(quantile(decisions, 0.9), 4), "max": round(max(decisions), 3)},
-        "turn_cpu_s": {"p50": round(quantile(turns, 0.5), 4), "p90": round(quantile(turns, 0.9), 4), "max": round(max(turns), 3)},
+        "decision_cpu_s": spread(decisions),
+        "turn_cpu_s": spread(turns),
         "load_average": Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else None,
     }
 
@@ -91,17 +93,27 @@ def main() -> None:
     parser.add_argument("--master", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--out", type=Path, help="also write each seed's result to this JSON-lines file as it comes")
+    parser.add_argument("--summarise", type=Path, help="only summarise the seeds of an --out file (of a run cut short)")
     args = parser.parse_args()
-    with ProcessPoolExecutor(args.jobs) as pool:
-        games = list(pool.map(play, [args.master] * args.games, range(args.games)))
+    if args.summarise:
+        games = [json.loads(line) for line in args.summarise.read_text().splitlines()]
+    else:
+        games = []
+        with ProcessPoolExecutor(args.jobs) as pool, args.out.open("w") if args.out else open(os.devnull, "w") as out:
+            for game in pool.map(play, [args.master] * args.games, range(args.games)):
+                games.append(game)
+                out.write(json.dumps(game) + "\n")
+                out.flush()
     result = summary(games, args.master)
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"{args.games} solo games, seeds {result['seeds']}, load average {' '.join(result['load_average'] or [])}")
+    print(f"{len(games)} solo games, seeds {result['seeds']}, load average {' '.join(result['load_average'] or [])}")
     for name, average in result["averages"].items():
         print(f"  {name:7} average {average:6.2f}")
-    print(f"  expert - search: {result['expert_minus_search']:+.2f} ± {result['standard_error']} (paired, standard error); expert ahead on {result['expert_wins']} seeds")
+    paired = f"{result['expert_minus_search']:+.2f} ± {result['standard_error']}"
+    print(f"  expert - search: {paired} (paired, standard error); expert ahead on {result['expert_wins']} seeds")
     d, t = result["decision_cpu_s"], result["turn_cpu_s"]
     print(f"  expert CPU per decision: p50 {d['p50']} s, p90 {d['p90']} s, max {d['max']} s")
     print(f"  expert CPU per turn:     p50 {t['p50']} s, p90 {t['p90']} s, max {t['max']} s")

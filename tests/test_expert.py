@@ -59,7 +59,7 @@ def test_the_expert_plays_legally_in_any_seat_of_a_sequential_game(seats):
 def test_the_expert_plays_legally_in_a_simultaneously_driven_game():
     expert = Checked(make_bot("expert"))
     rng = random.Random(4)
-    state, log = play_simultaneous(31, [Checked(GreedyBot()), expert, Checked(make_bot("random"))], lambda acting: rng.choice(acting))
+    state, _ = play_simultaneous(31, [Checked(GreedyBot()), expert, Checked(make_bot("random"))], lambda acting: rng.choice(acting))
     assert state.is_over() and expert.decisions > 50
     again = random.Random(9)
     other, _ = play_simultaneous(31, [GreedyBot(), make_bot("expert"), make_bot("random")], lambda acting: again.choice(acting))

@@ -84,11 +84,8 @@ class ExpertBot:
         start = state.round
         while state.player == player and state.round == start:
             legal = state.legal_actions()
-            if epsilon and rng.random() < epsilon:
-                action = legal[rng.randrange(len(legal))]
-            else:
-                action = self._policy(state, legal, rng)
-            state = state.apply(action)
+            explore = epsilon and rng.random() < epsilon
+            state = state.apply(legal[rng.randrange(len(legal))] if explore else self._policy(state, legal, rng))
         return value(state, player)
 
 
