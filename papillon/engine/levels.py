@@ -1,7 +1,7 @@
 """Every bot's level name, by its measured solo average (docs/ENGINE.md, "Levels").
 
 The averages are of solo games of the standard edition on the seeds ``game_seed(2026, i)``,
-i < 200 (``python bench/bench_expert.py``), seeds no bot was tuned on: the expert was tuned on
+i < 109 (``python bench/bench_expert.py``), seeds no bot was tuned on: the expert was tuned on
 ``game_seed(1, i)``, i < 20.  The front ends show :func:`bot_label`; the level names are here
 only, so a new measurement is one edit.
 """
@@ -17,13 +17,13 @@ class Level(NamedTuple):
     """Mean solo score over the measured seeds."""
 
 
-MEASURED_ON = "game_seed(2026, i), i < 200 (standard edition, solo)"
+MEASURED_ON = "game_seed(2026, i), i < 109"
 
 LEVELS = {
-    "random": Level("easy", 0.0),
-    "greedy": Level("medium", 0.0),
-    "search": Level("hard", 0.0),
-    "expert": Level("expert", 0.0),
+    "random": Level("easy", 22.83),
+    "greedy": Level("medium", 47.23),
+    "search": Level("hard", 87.34),
+    "expert": Level("expert", 89.58),
 }
 """Each bot of :data:`papillon.engine.bots.BOTS` by name, weakest first."""
 
@@ -38,6 +38,4 @@ def bot_label(name: str) -> str:
 
 def levels_help() -> str:
     """The levels in a sentence, weakest first, for ``papillon play --help``."""
-    named = ", ".join(f"{name} {found.level}" for name, found in LEVELS.items())
-    averages = ", ".join(f"{found.average:.0f}" for found in LEVELS.values())
-    return f"{named} (mean solo scores {averages}, on seeds {MEASURED_ON})"
+    return ", ".join(bot_label(name) for name in LEVELS) + f" (solo games, seeds {MEASURED_ON})"
