@@ -84,7 +84,7 @@ def test_bot_names():
     assert make_player("search:3").name == "search:3"
     with pytest.raises(SimulationError, match=r"^bad bot 'search:0': search:N takes a whole number N from 1 to 64$"):
         make_player("search:0")
-    with pytest.raises(SimulationError, match=r"^unknown bot 'greedy:2': expected one of random, greedy, search or search:N$"):
+    with pytest.raises(SimulationError, match=r"^unknown bot 'greedy:2': expected one of random, greedy, search, expert or search:N$"):
         make_player("greedy:2")
 
 

@@ -28,6 +28,7 @@ from papillon.daily import daily_seed, parse_day, share_text, today
 from papillon.edition import Edition
 from papillon.engine.actions import Kind
 from papillon.engine.bots import BOTS
+from papillon.engine.levels import levels_help
 from papillon.engine.log import GameLog
 from papillon.engine.state import GameState, card_text, die_text
 from papillon.engine.tables import COLOUR_CODE
@@ -313,8 +314,7 @@ def log_problem(error: SessionError) -> click.ClickException:
     "bots",
     multiple=True,
     type=click.Choice(sorted(BOTS)),
-    help="Add a bot opponent (repeatable): random is easy, greedy medium, search hard "
-    "(mean solo scores 22, 45, 88; see 'papillon balance --ladder').",
+    help=f"Add a bot opponent (repeatable): {levels_help()}.",
 )
 @click.option("--resume", "resume", type=click.Path(dir_okay=False, exists=True), help="Carry on a saved game.")
 @click.option("--save", "save", type=click.Path(dir_okay=False), help="Save file (the game log) [default: papillon-<seed>.jsonl].")

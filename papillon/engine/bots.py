@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from papillon.engine.actions import EDGE_ACTIONS, SKIP, Action, Kind
@@ -246,12 +246,18 @@ class SearchBot:
         return value(state, player, 1.0)
 
 
-BOTS = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot}
+def _expert() -> Bot:
+    from papillon.engine.expert import ExpertBot  # expert.py builds on this module
+
+    return ExpertBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": SearchBot, "expert": _expert}
 """Bot names for the command line."""
 
 
 def make_bot(name: str) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``search``); ValueError names the choices."""
+    """A bot by name (``random``, ``greedy``, ``search``, ``expert``); ValueError names the choices."""
     try:
         factory = BOTS[name]
     except KeyError:

@@ -13,6 +13,7 @@ from starlette.routing import Route
 
 from papillon.edition import standard_edition
 from papillon.engine.bots import BOTS
+from papillon.engine.levels import bot_label
 from papillon.errors import IllegalActionError, PapillonError
 from papillon.notation import MAX_NAME
 from papillon.session import PlaySession, Seat, SessionError, delete_game, list_games, name_seats, parse_seed, record_results
@@ -48,7 +49,7 @@ class GameViews:
             request,
             "home.html",
             games=list_games(self.papillon.folder)[:30],
-            bots=sorted(BOTS),
+            bots=[(name, bot_label(name)) for name in BOTS],
             seats=SEATS,
             error=error,
             values=values or {},
