@@ -29,7 +29,7 @@ from papillon.engine.bots import TIE, Bot, GreedyBot, make_bot, value
 from papillon.engine.log import GameLog, derive_seed
 from papillon.engine.state import GameState
 
-COACH_BOT = "search"  # "expert" once the expert bot is merged
+COACH_BOT = "expert"
 """The bot whose choice a hint shows and a review compares with (the one place that names it)."""
 
 HINT_ROLLOUTS = 8
