@@ -89,8 +89,10 @@ class Sheet:
 class ScoreNight:
     """The score-night state of the app: sheets being entered and nights, kept in the store, cached in memory."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, publish: Callable[[str], None] = lambda channel: None) -> None:
         self.store = store
+        self.publish = publish
+        """Says a sheet or a night changed (``sheet:<id>``, ``night:<id>``): the live pages following it update."""
         self.sheets: OrderedDict[str, Sheet] = OrderedDict()
         self.nights: OrderedDict[str, Night] = OrderedDict()
         self.lock = threading.Lock()
@@ -136,6 +138,7 @@ class ScoreNight:
         self.store.save_sheet(
             SheetRow(sheet.id, entry.notation(), entry.source, doubts, sheet.night, sheet.player, sheet.read_png, sheet.recorded)
         )
+        self.publish(f"sheet:{sheet.id}")
 
     def add_sheet(self, entry: SheetEntry, *, night: str = "", player: str = "", read_png: str = "") -> Sheet:
         sheet = Sheet(secrets.token_hex(6), entry, night, player, read_png)
@@ -420,6 +423,7 @@ class ScoreViews:
                     self.state.store.save_night_sheet(
                         night.id, night.version, NightSheetRow(player, entry.notation(), entry.source, sheet.recorded)
                     )
+                    self.state.publish(f"night:{night.id}")
                 else:
                     sheet.recorded = self.history().add(record)
             except (EntryError, HistoryError) as error:

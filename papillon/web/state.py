@@ -24,7 +24,7 @@ from starlette.requests import Request
 
 from papillon.session import GAME_ID, Move, PlaySession, SessionError, data_dir
 from papillon.table import Table
-from papillon.web import scoring, workers
+from papillon.web import live, scoring, workers
 from papillon.web.store import TableRow, open_store
 
 T = TypeVar("T")
@@ -81,7 +81,9 @@ class Papillon:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.lock = threading.Lock()
         self.bots = workers.Pool()
-        self.score_night = scoring.ScoreNight(self.store)
+        self.changes = live.Changes()
+        """What live pages follow: every change of a game, a table, a night or a sheet is published here."""
+        self.score_night = scoring.ScoreNight(self.store, self.changes.publish)
 
     def link(self, path: str) -> str:
         """A page's address as the server printed it; with the host key when the server has one."""

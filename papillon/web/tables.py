@@ -56,6 +56,7 @@ class TableViews:
             else:
                 table.reveal()
             self.papillon.save_table(table)  # on disk before the answer
+        self.papillon.changes.publish(f"table:{table.id}")
         return RedirectResponse(f"/tables/{table.id}", status_code=303)
 
     async def watch(self, request: Request) -> Response:
