@@ -246,7 +246,7 @@ def storage_refusal(error: BaseException) -> tuple[int, str]:
     return 503, "The server cannot write to its data folder (it is read-only or not the server's): fix that, then try again."
 
 
-STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
+STATIC_FILES = {"app.js": "text/javascript", "live.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
 
 
 def _templates() -> Environment:

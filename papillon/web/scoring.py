@@ -30,7 +30,7 @@ from papillon.datafolder import HISTORY_FILE, history_path, photos_dir
 from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
-from papillon.grid import PLOTS, Plot, parse_plot, plot_name
+from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, scored_entry
 from papillon.names import check_name
 from papillon.notation import MAX_NAME
@@ -192,6 +192,12 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         "fields": fields,
         "notation": entry.notation(sheet.player),
         "plots": [plot_name(p) for p in PLOTS],
+        # every edge and bubble as a choice of a plain form too: the tap-in sheet works without JavaScript
+        "edges": [{"action": f"edge {e.name}", "words": e.name + (", a brick" if e in entry.garden.bricks else "")} for e in EDGES],
+        "bubbles": [
+            {"action": f"butterfly {plot_name(p)}", "words": plot_name(p) + (", a butterfly" if p in entry.garden.butterflies else "")}
+            for p in PLOTS
+        ],
     }
 
 
@@ -368,6 +374,7 @@ class ScoreViews:
             "sheet.html",
             **values,
             message=request.query_params.get("saved", "")[:10],
+            from_doubts=request.query_params.get("from") == "doubts",
             replacing=replacing.card().total if replacing is not None else None,
             data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
         )
@@ -382,7 +389,8 @@ class ScoreViews:
                 plot = parse_plot(subject)
             except ValueError as error:
                 raise HTTPException(400, str(error)) from None
-            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}#chooser", status_code=303)
+            back = "&from=doubts" if _text(posted, "from") == "doubts" else ""
+            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}{back}#chooser", status_code=303)
         with sheet.lock:
             try:
                 sheet.entry = sheet.entry.apply(action)
@@ -390,7 +398,9 @@ class ScoreViews:
                 raise HTTPException(400, str(error)) from None
             sheet.recorded = 0
             self.state.save_sheet(sheet)  # in the store before the answer
-        return RedirectResponse(f"/sheets/{sheet.id}#sheet", status_code=303)
+        # back where the tap was: a doubt checked from the list returns to the list (without JavaScript too)
+        where = "doubts" if _text(posted, "from") == "doubts" and sheet.entry.doubts else "sheet"
+        return RedirectResponse(f"/sheets/{sheet.id}#{where}", status_code=303)
 
     async def sheet_garden(self, request: Request) -> Response:
         sheet = self.own_sheet(request, request.path_params["sheet_id"])
