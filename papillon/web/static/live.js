@@ -11,6 +11,7 @@
   if (!document.querySelector("[data-live]") || !window.XMLHttpRequest || !window.DOMParser) return;
 
   let held = false; // a change is waiting for a part the person is inside
+  let opened = null; // what an answer brought into view (the plot chooser), and where the page was before it
   let fetching = false;
   let again = false;
 
@@ -37,17 +38,21 @@
     return [...doc.querySelectorAll("[data-live]")].map((region) => region.dataset.live).join(" ");
   }
 
-  // The element to focus again after a swap: the same id, or the same named field or button of the same part.
+  // The element to focus again after a swap: the same id, or the same named field or button of the same part,
+  // else (it is gone: a doubt checked) the first control of that part, so the keyboard stays where it was.
   function focusFinder(element) {
     if (!element || element === document.body) return null;
-    if (element.id) return () => document.getElementById(element.id);
+    if (element.id && document.getElementById(element.id) === element) return () => document.getElementById(element.id);
     const region = element.closest("[data-live]");
-    if (!region || !element.name) return null;
+    if (!region) return null;
     const part = region.dataset.live;
-    const selector = `${element.tagName}[name="${CSS.escape(element.name)}"]` + (element.value ? `[value="${CSS.escape(element.value)}"]` : "");
+    const selector = element.name
+      ? `${element.tagName}[name="${CSS.escape(element.name)}"]` + (element.value ? `[value="${CSS.escape(element.value)}"]` : "")
+      : null;
     return () => {
       const now = document.querySelector(`[data-live="${CSS.escape(part)}"]`);
-      return now && now.querySelector(selector);
+      if (!now) return null;
+      return (selector && now.querySelector(selector)) || now.querySelector("button, a[href], input:not([type=hidden]), select, textarea");
     };
   }
 
@@ -73,11 +78,14 @@
       shown = shown || [...placed.querySelectorAll("[data-live-show]")].find((element) => !before.has(element.id)) || null;
     }
     document.title = fresh.title;
-    window.scrollTo(x, y);
-    const again = refocus && refocus();
+    const closed = opened && !document.getElementById(opened.id) ? opened : null;
+    window.scrollTo(closed ? closed.x : x, closed ? closed.y : y); // a chooser closed: back where its opener was
+    const again = (closed ? closed.refocus : refocus) && (closed ? closed.refocus : refocus)();
     if (again && document.activeElement !== again) again.focus({ preventScroll: true });
+    if (closed) opened = null;
     if (shown) {
       // Something newly opened by this answer (the plot chooser): brought into view, the least scroll that shows it.
+      opened = { id: shown.id, x, y, refocus };
       shown.scrollIntoView({ block: "nearest" });
       shown.focus({ preventScroll: true });
     }
