@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import html
 import os
 import re
@@ -259,3 +260,58 @@ def test_ctrl_c_stops_papillon_serve_promptly_with_a_page_following_it(tmp_path:
         if served.poll() is None:
             served.kill()
             served.wait()
+
+
+# --------------------------------------------------------------------------- without JavaScript
+
+
+def test_every_tap_in_action_is_a_plain_form(client: Any) -> None:
+    from papillon.grid import EDGES, PLOTS, plot_name
+
+    csrf = client.cookies[CSRF_COOKIE]
+    sheet = client.post("/score/new", data={"csrf": csrf}, follow_redirects=False).headers["location"]
+    page = client.get(sheet).text
+    for form, choices in (("brick-form", [f"edge {e.name}" for e in EDGES]), ("butterfly-form", [f"butterfly {plot_name(p)}" for p in PLOTS])):
+        found = re.search(rf'<form method="post" action="{sheet}/act" class="pick" id="{form}">(.*?)</form>', page, re.S)
+        assert found, form
+        assert re.findall(r'<option value="([^"]+)">', found.group(1)) == choices
+        assert f'<input type="hidden" name="csrf" value="{csrf}">' in found.group(1)
+    for action in ("edge C3-D3", "butterfly C3"):  # what the two forms post, as a browser without JavaScript sends them
+        answer = client.post(f"{sheet}/act", data={"csrf": csrf, "action": action}, follow_redirects=False)
+        assert answer.status_code == 303 and answer.headers["location"] == f"{sheet}#sheet"
+    page = client.get(sheet).text
+    assert '<option value="edge C3-D3">C3-D3, a brick</option>' in page and '<option value="butterfly C3">C3, a butterfly</option>' in page
+    assert " 3   .     .     .*  | .     ." in html.unescape(client.get(f"{sheet}/garden").text).splitlines()
+
+
+def test_only_pages_that_follow_others_reload_on_a_timer_without_javascript(client: Any) -> None:
+    csrf = client.cookies[CSRF_COOKIE]
+    table = client.post("/tables", data={"csrf": csrf, "seed": "7"}, follow_redirects=False).headers["location"]
+    watch = re.search(r'href="(/watch/[0-9a-f]{16})"', client.get(table).text).group(1)  # type: ignore[union-attr]
+    night = client.post("/nights", data={"csrf": csrf, "players": "Ann"}, follow_redirects=False).headers["location"]
+    sheet = client.post("/score/new", data={"csrf": csrf}, follow_redirects=False).headers["location"]
+    refresh = re.compile(r'<noscript><meta http-equiv="refresh" content="(\d+)"></noscript>')
+    assert {path: refresh.findall(client.get(path).text) for path in (watch, night, table, sheet)} == {
+        watch: ["5"],
+        night: ["30"],
+        table: [],
+        sheet: [],
+    }
+    assert f'<main data-events="{watch}/events">' in client.get(watch).text
+    assert f'<main data-events="{night}/events">' in client.get(night).text
+
+
+def test_a_doubt_checked_without_javascript_returns_to_the_list(client: Any) -> None:
+    from papillon.scoresheet import Doubt
+
+    csrf = client.cookies[CSRF_COOKIE]
+    sheet = client.post("/score/new", data={"csrf": csrf}, follow_redirects=False).headers["location"]
+    found = client.app.papillon.score_night.sheet(sheet.rsplit("/", 1)[1])  # two doubts, as a photo read leaves them
+    found.entry = dataclasses.replace(found.entry, doubts=(Doubt("field D2", "unsure"), Doubt("field A4", "unsure")))
+    opened = client.post(f"{sheet}/act", data={"csrf": csrf, "action": "plot D2", "from": "doubts"}, follow_redirects=False)
+    assert opened.headers["location"] == f"{sheet}?plot=D2&from=doubts#chooser"
+    assert '<input type="hidden" name="from" value="doubts">' in client.get(opened.headers["location"].split("#")[0]).text
+    answer = client.post(f"{sheet}/act", data={"csrf": csrf, "action": "confirm field D2", "from": "doubts"}, follow_redirects=False)
+    assert answer.headers["location"] == f"{sheet}#doubts"  # one doubt left: back to the list
+    answer = client.post(f"{sheet}/act", data={"csrf": csrf, "action": "confirm field A4", "from": "doubts"}, follow_redirects=False)
+    assert answer.headers["location"] == f"{sheet}#sheet"  # none left: the list is gone
