@@ -271,7 +271,8 @@ def test_every_tap_in_action_is_a_plain_form(client: Any) -> None:
     csrf = client.cookies[CSRF_COOKIE]
     sheet = client.post("/score/new", data={"csrf": csrf}, follow_redirects=False).headers["location"]
     page = client.get(sheet).text
-    for form, choices in (("brick-form", [f"edge {e.name}" for e in EDGES]), ("butterfly-form", [f"butterfly {plot_name(p)}" for p in PLOTS])):
+    bricks, butterflies = [f"edge {e.name}" for e in EDGES], [f"butterfly {plot_name(p)}" for p in PLOTS]
+    for form, choices in (("brick-form", bricks), ("butterfly-form", butterflies)):
         found = re.search(rf'<form method="post" action="{sheet}/act" class="pick" id="{form}">(.*?)</form>', page, re.S)
         assert found, form
         assert re.findall(r'<option value="([^"]+)">', found.group(1)) == choices

@@ -143,7 +143,9 @@ class LiveServer(Protocol):
     def watched_table(self, watch_id: str) -> Any: ...
 
 
-def routes(papillon: LiveServer, *, game: Callable[[str], Any], night: Callable[[str], Any], sheet: Callable[[Request, str], Any]) -> list[Route]:
+def routes(
+    papillon: LiveServer, *, game: Callable[[str], Any], night: Callable[[str], Any], sheet: Callable[[Request, str], Any]
+) -> list[Route]:
     """The event routes, each opened by the same keys as its page (:mod:`papillon.web.keys`); ``game``, ``night``
     and ``sheet`` find what is followed (a 404 when there is none, a 403 for a key that may not see it)."""
     changes = papillon.changes

@@ -25,7 +25,7 @@ def _night(page: Any, url: str, players: str) -> str:
 
 
 def _chosen_files(page: Any, player: str) -> int:
-    return int(page.locator(f"section[aria-label=\"{player}'s sheet\"] input[type=file]").evaluate("input => input.files.length"))
+    return int(page.locator(f'section[aria-label="{player}\'s sheet"] input[type=file]').evaluate("input => input.files.length"))
 
 
 def test_an_upload_in_progress_survives_another_phone_saving_its_sheet(server: Any, browser: Any) -> None:
@@ -42,11 +42,13 @@ def test_an_upload_in_progress_survives_another_phone_saving_its_sheet(server: A
             page.set_default_timeout(15_000)
         night = _night(ann, server.url, "Ann\nBob")
         held: list[Any] = []
-        ann.route("**/score/photo", lambda route: held.append(route))  # the upload waits here until the test lets it through: a slow network
+        # the upload waits here until the test lets it through: a slow network
+        ann.route("**/score/photo", lambda route: held.append(route))
         ann.evaluate("window.stillThisPage = true")  # gone if the page reloads
-        ann.set_input_files("section[aria-label=\"Ann's sheet\"] input[type=file]", files=[
-            {"name": "sheet.jpg", "mimeType": "image/jpeg", "buffer": photo.jpeg}
-        ])
+        ann.set_input_files(
+            'section[aria-label="Ann\'s sheet"] input[type=file]',
+            files=[{"name": "sheet.jpg", "mimeType": "image/jpeg", "buffer": photo.jpeg}],
+        )
         ann.locator("section[aria-label=\"Ann's sheet\"] button:has-text('Read the photo')").click()
         expect(ann.locator("progress.upload")).to_have_count(1)  # the upload shows its progress
         ann.wait_for_timeout(300)
@@ -61,7 +63,7 @@ def test_an_upload_in_progress_survives_another_phone_saving_its_sheet(server: A
         expect(ann.locator("table.ranking-table tr").nth(1)).to_contain_text("Bob", timeout=8000)
         assert ann.evaluate("window.stillThisPage") is True
         assert _chosen_files(ann, "Ann") == 1 and ann.locator("progress.upload").count() == 1
-        assert ann.locator("section[aria-label=\"Bob's sheet\"] h2").inner_text() == "Bob: 1 point"  # Bob's part updated
+        assert ann.locator('section[aria-label="Bob\'s sheet"] h2').inner_text() == "Bob: 1 point"  # Bob's part updated
 
         with ann.expect_navigation(url="**/sheets/*"):
             held[0].continue_()  # the upload goes through, uninterrupted
@@ -74,9 +76,10 @@ def test_an_upload_in_progress_survives_another_phone_saving_its_sheet(server: A
 
 def test_a_chosen_file_stays_chosen_while_the_page_follows_the_night(server: Any, browser: Any, phone: Any) -> None:
     night = _night(phone, server.url, "Ann\nBob")
-    phone.set_input_files("section[aria-label=\"Ann's sheet\"] input[type=file]", files=[
-        {"name": "sheet.jpg", "mimeType": "image/jpeg", "buffer": b"chosen, not sent yet"}
-    ])
+    phone.set_input_files(
+        'section[aria-label="Ann\'s sheet"] input[type=file]',
+        files=[{"name": "sheet.jpg", "mimeType": "image/jpeg", "buffer": b"chosen, not sent yet"}],
+    )
     other = browser.new_context(viewport=PHONE)
     try:
         bob = other.new_page()

@@ -37,8 +37,6 @@ class NetworkServer:
     def __init__(self, folder: Path) -> None:
         import socket
 
-        import uvicorn
-
         from papillon.web.app import create_app
 
         with socket.socket() as s:
@@ -46,7 +44,7 @@ class NetworkServer:
             self.port = int(s.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(folder=folder, token="hostkey", base_url=self.url, loopback=False)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = app.server(host="127.0.0.1", port=self.port, log_level="warning")  # it ends the event streams as it stops
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         while not self.server.started:
