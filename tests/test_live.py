@@ -298,8 +298,10 @@ def test_only_pages_that_follow_others_reload_on_a_timer_without_javascript(clie
         table: [],
         sheet: [],
     }
-    assert f'<main data-events="{watch}/events">' in client.get(watch).text
-    assert f'<main data-events="{night}/events">' in client.get(night).text
+    assert f'<main data-events="{watch}/events" data-version="0">' in client.get(watch).text  # the version it shows
+    client.post(f"{table}/step", data={"csrf": csrf, "do": "next"})
+    assert f'<main data-events="{watch}/events" data-version="1">' in client.get(watch).text
+    assert f'<main data-events="{night}/events" data-version="0">' in client.get(night).text
 
 
 def test_a_doubt_checked_without_javascript_returns_to_the_list(client: Any) -> None:

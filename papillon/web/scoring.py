@@ -49,6 +49,7 @@ from papillon.scoresheet import (
 )
 from papillon.web import photos, views
 from papillon.web.keys import Access, new_key
+from papillon.web.live import Changes
 from papillon.web.store import KeyRow, NightSheetRow, SheetRow, Store
 
 
@@ -59,6 +60,7 @@ class ScoreServer(Protocol):
     base_url: str
     loopback: bool
     score_night: ScoreNight
+    changes: Changes
 
 
 ID = re.compile(r"^[0-9a-f]{12}$")
@@ -366,6 +368,7 @@ class ScoreViews:
 
     async def sheet_page(self, request: Request) -> Response:
         sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        live_version = self.papillon.changes.version(f"sheet:{sheet.id}")  # read before the page: a change after it is news
         night = self.state.night(sheet.night) if sheet.night else None
         values = sheet_view(sheet, request.query_params.get("plot", "")[:2], night)
         replacing = night.sheets.get(sheet.player) if night is not None and sheet.recorded == 0 else None
@@ -375,6 +378,7 @@ class ScoreViews:
             **values,
             message=request.query_params.get("saved", "")[:10],
             from_doubts=request.query_params.get("from") == "doubts",
+            live_version=live_version,
             replacing=replacing.card().total if replacing is not None else None,
             data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
         )
@@ -457,6 +461,7 @@ class ScoreViews:
 
     async def night_page(self, request: Request) -> Response:
         night = self.state.night(request.path_params["night_id"])
+        live_version = self.papillon.changes.version(f"night:{night.id}")
         mine = self.access(request)
         joins = []
         if mine.host:
@@ -472,6 +477,7 @@ class ScoreViews:
             joins=joins,
             players=night.players if mine.host else (mine.player,),
             loopback=self.papillon.loopback,
+            live_version=live_version,
             data={"id": night.id, "version": night.version},
         )
 

@@ -78,6 +78,9 @@
       shown = shown || [...placed.querySelectorAll("[data-live-show]")].find((element) => !before.has(element.id)) || null;
     }
     document.title = fresh.title;
+    const followed = fresh.querySelector("[data-events]");
+    const events = document.querySelector("[data-events]");
+    if (followed && events && followed.dataset.version !== undefined) events.dataset.version = followed.dataset.version;
     const closed = opened && !document.getElementById(opened.id) ? opened : null;
     window.scrollTo(closed ? closed.x : x, closed ? closed.y : y); // a chooser closed: back where its opener was
     const again = (closed ? closed.refocus : refocus) && (closed ? closed.refocus : refocus)();
@@ -118,12 +121,17 @@
 
   const events = document.querySelector("[data-events]");
   if (events && window.EventSource) {
-    let seen = null;
     const source = new EventSource(events.dataset.events);
     source.onmessage = (message) => {
-      if (message.data === seen) return;
-      seen = message.data;
-      refresh(); // the first message too: a change may have come between this page and its stream
+      // The page says which version it shows (its own answers bring theirs): only news is fetched, and a
+      // change between this page and its stream is not missed. A page without one fetches on each message.
+      const shown = document.querySelector("[data-events]");
+      if (shown && shown.dataset.version === message.data) return;
+      refresh();
+    };
+    source.onerror = () => {
+      // Refused for good (the server follows too many pages): follow it on a slow timer instead.
+      if (source.readyState === EventSource.CLOSED) setInterval(refresh, 15000);
     };
   }
 
