@@ -11,6 +11,7 @@
   if (!document.querySelector("[data-live]") || !window.XMLHttpRequest || !window.DOMParser) return;
 
   let held = false; // a change is waiting for a part the person is inside
+  let missed = false; // a change came while a form was being answered
   let opened = null; // what an answer brought into view (the plot chooser), and where the page was before it
   let fetching = false;
   let again = false;
@@ -97,6 +98,10 @@
   }
 
   async function refresh() {
+    if (document.documentElement.dataset.liveBusy) {
+      missed = true; // a form's answer is on its way: the page would be fetched at the address it is leaving
+      return;
+    }
     if (fetching) {
       again = true;
       return;
@@ -116,7 +121,8 @@
   }
 
   function whenFree() {
-    if (held) setTimeout(refresh, 0); // after the focus has moved
+    if (held || missed) setTimeout(refresh, 0); // after the focus has moved
+    missed = false;
   }
 
   const events = document.querySelector("[data-events]");
@@ -214,6 +220,7 @@
       done();
       delete document.documentElement.dataset.liveBusy;
       showError(form, "<p role=alert>The server cannot be reached: check the connection, then try again.</p>");
+      whenFree();
     };
     request.send(body);
   }
