@@ -11,7 +11,7 @@
   if (!document.querySelector("[data-live]") || !window.XMLHttpRequest || !window.DOMParser) return;
 
   let held = false; // a change is waiting for a part the person is inside
-  let missed = false; // a change came while a form was being answered
+  let answers = 0; // forms answered so far: a page fetched across an answer may show the address it left
   let opened = null; // what an answer brought into view (the plot chooser), and where the page was before it
   let fetching = false;
   let again = false;
@@ -98,18 +98,17 @@
   }
 
   async function refresh() {
-    if (document.documentElement.dataset.liveBusy) {
-      missed = true; // a form's answer is on its way: the page would be fetched at the address it is leaving
-      return;
-    }
     if (fetching) {
       again = true;
       return;
     }
     fetching = true;
+    const before = answers;
     try {
       const response = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { accept: "text/html" } });
-      if (response.ok && !apply(await response.text(), null)) location.reload(); // the page became another one
+      const html = await response.text();
+      if (answers !== before) again = true; // a form was answered meanwhile: this may be the page it left, fetch anew
+      else if (response.ok && !apply(html, null)) location.reload(); // the page became another one
     } catch (error) {
       // The server is gone or asleep: the event stream reconnects by itself and brings the next change.
     }
@@ -121,8 +120,7 @@
   }
 
   function whenFree() {
-    if (held || missed) setTimeout(refresh, 0); // after the focus has moved
-    missed = false;
+    if (held) setTimeout(refresh, 0); // after the focus has moved
   }
 
   const events = document.querySelector("[data-events]");
@@ -195,6 +193,7 @@
       if (bar) bar.remove();
     };
     request.onload = () => {
+      answers += 1;
       done();
       if (request.status >= 400) {
         delete document.documentElement.dataset.liveBusy;
