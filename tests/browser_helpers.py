@@ -9,7 +9,7 @@ def settle(page: Any) -> None:
     """Wait until the page's last form has been answered: its parts swapped in, or the next page loaded."""
     from playwright.sync_api import expect
 
-    expect(page.locator("html[data-live-busy]")).to_have_count(0)
+    expect(page.locator("html[data-live-busy]")).to_have_count(0, timeout=30_000)  # a photo is read meanwhile: seconds under load
     page.wait_for_load_state()
 
 
