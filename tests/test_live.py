@@ -192,6 +192,10 @@ def test_each_event_route_is_opened_by_the_keys_of_its_page(network: Running) ->
     assert _first_event(bob, f"{ann_sheet}/events") == (403, "This link lets a phone fix only its own player's sheet.")
     assert _first_event(stranger, "/watch/0123456789abcdef/events") == (404, "There is no such table.")
     assert _first_event(host, "/games/nosuchgame/events")[0] == 404
+    deadline = time.monotonic() + 5
+    while papillon.changes.open and time.monotonic() < deadline:  # each client above went after its first event
+        time.sleep(0.05)
+    assert papillon.changes.open == 0 and papillon.changes.waiting == {}
 
 
 def test_a_step_a_saved_sheet_and_a_recorded_night_are_published(network: Running) -> None:
