@@ -65,7 +65,7 @@ def test_an_upload_in_progress_survives_another_phone_saving_its_sheet(server: A
         assert _chosen_files(ann, "Ann") == 1 and ann.locator("progress.upload").count() == 1
         assert ann.locator('section[aria-label="Bob\'s sheet"] h2').inner_text() == "Bob: 1 point"  # Bob's part updated
 
-        with ann.expect_navigation(url="**/sheets/*"):
+        with ann.expect_navigation(url="**/sheets/*", timeout=60_000):  # the photo is read: tens of seconds under load
             held[0].continue_()  # the upload goes through, uninterrupted
         assert ann.locator("h1").inner_text().startswith("Read from the photo")
         assert ann.locator(".doubt-list li").count() == 4
