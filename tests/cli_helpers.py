@@ -34,3 +34,23 @@ def a_game_log(tmp_path: Path, name: str = "game.jsonl") -> Path:
     path = tmp_path / name
     path.write_text(log.text(), encoding="utf-8")
     return path
+
+
+def serve_without_listening(monkeypatch) -> list[dict[str, object]]:  # type: ignore[no-untyped-def]
+    """Make `papillon serve` return at once instead of listening; each run's app and uvicorn options, as a dict."""
+    from papillon.web.app import App
+
+    calls: list[dict[str, object]] = []
+
+    class NotListening:
+        started = True
+
+        def run(self) -> None:
+            pass
+
+    def server(app: App, **options: object) -> NotListening:
+        calls.append({"app": app, **options})
+        return NotListening()
+
+    monkeypatch.setattr(App, "server", server)
+    return calls

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from cli_helpers import ALWAYS_FIRST, Runner, a_game_log, one_line
+from cli_helpers import ALWAYS_FIRST, Runner, a_game_log, one_line, serve_without_listening
 
 from papillon.cli import main
 
@@ -505,10 +505,9 @@ def test_29_libtiff_says_nothing_where_papillon_opens_an_image(call):
 
 @pytest.mark.parametrize(("env", "colours"), [({}, None), ({"NO_COLOR": "1"}, False), ({"TERM": "dumb"}, False)])
 def test_10_the_web_server_log_has_no_colour_when_asked(runner, monkeypatch, env, colours):
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
     pytest.importorskip("starlette")
-    asked = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: asked.update(options))
+    runs = serve_without_listening(monkeypatch)
     result = runner.invoke(main, ["serve", "--port", "8765"], env=env)
     assert result.exit_code == 0, result.output
-    assert asked["use_colors"] is colours  # None: uvicorn's own choice, colour on a terminal
+    assert runs[0]["use_colors"] is colours  # None: uvicorn's own choice, colour on a terminal

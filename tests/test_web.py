@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("jinja2")
 
+from cli_helpers import serve_without_listening
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
@@ -242,10 +243,7 @@ def test_a_network_table_shows_a_qr_of_the_watch_link_with_the_token(tmp_path: P
 
 
 def test_serve_command_on_loopback_has_no_token(monkeypatch: pytest.MonkeyPatch) -> None:
-    import uvicorn
-
-    calls: list[dict[str, object]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append({"app": app, **options}))
+    calls = serve_without_listening(monkeypatch)
     result = CliRunner().invoke(main, ["serve"])
     assert result.exit_code == 0, result.output
     assert result.output == "papillon serve: open http://127.0.0.1:8000/\n"
@@ -253,11 +251,8 @@ def test_serve_command_on_loopback_has_no_token(monkeypatch: pytest.MonkeyPatch)
 
 
 def test_serve_command_on_the_network_prints_a_token_link_and_refuses_without_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    import uvicorn
-
     monkeypatch.setenv("PAPILLON_DATA_DIR", str(tmp_path))
-    calls: list[dict[str, object]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append({"app": app, **options}))
+    calls = serve_without_listening(monkeypatch)
     result = CliRunner().invoke(main, ["serve", "--host", "192.168.1.5", "--port", "8123"])
     assert result.exit_code == 0, result.output
     link = re.match(r"papillon serve: open (http://192\.168\.1\.5:8123/\?token=([A-Za-z0-9_-]{20,}))\n", result.output)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import secrets
+import sys
 import webbrowser
 
 import click
@@ -11,6 +13,8 @@ import click
 from papillon.cli import no_colour
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
+STARTUP_FAILURE = 3
+"""uvicorn's exit code when it cannot start (uvicorn.run exits with it; its module name is shadowed by its command)."""
 
 
 def is_loopback(host: str) -> bool:
@@ -29,7 +33,7 @@ def is_loopback(host: str) -> bool:
 def command(host: str, port: int, open_browser: bool) -> None:
     """Play in the browser, or deal cards and dice for a table playing on paper."""
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the 'serve' extra is installed: said here in one line, before anything starts)
 
         from papillon.web.app import create_app
     except ImportError as error:
@@ -55,7 +59,12 @@ def command(host: str, port: int, open_browser: bool) -> None:
     if open_browser:
         webbrowser.open(url)
     colours = False if no_colour() else None  # None: uvicorn colours its log on a terminal
-    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False, date_header=False, use_colors=colours)
+    # app.server, not uvicorn.run: its server ends the live pages' streams when it stops (uvicorn would wait for them).
+    server = app.server(host=host, port=port, log_level="warning", server_header=False, date_header=False, use_colors=colours)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # uvicorn said why (the port is taken, say); its exit code, as uvicorn.run's
+        sys.exit(STARTUP_FAILURE)
 
 
 def _lan_address() -> str:

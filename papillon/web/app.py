@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from papillon.history import HistoryError
 from papillon.notation import MAX_NAME
 from papillon.render.fonts import FONT_FILES, font_dir
-from papillon.web import keys, scoring, views
+from papillon.web import keys, live, scoring, views
 from papillon.web.coaching import CoachViews
 from papillon.web.games import GameViews
 from papillon.web.state import CSRF_COOKIE, MAX_BODY_BYTES, Papillon, read_form
@@ -40,7 +40,7 @@ from papillon.web.tables import TableViews
 
 TOKEN_COOKIE = keys.HOST_COOKIE
 HERE = Path(__file__).parent
-__all__ = ["CSRF_COOKIE", "MAX_BODY_BYTES", "TOKEN_COOKIE", "create_app"]
+__all__ = ["CSRF_COOKIE", "MAX_BODY_BYTES", "TOKEN_COOKIE", "App", "create_app"]
 
 
 class BodyLimit:
@@ -154,7 +154,7 @@ class Headers:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(*, folder: str | Path | None = None, token: str | None = None, base_url: str = "", loopback: bool = True) -> ASGIApp:
+def create_app(*, folder: str | Path | None = None, token: str | None = None, base_url: str = "", loopback: bool = True) -> App:
     """The app; ``folder`` is the data folder (default: the user's), ``token`` the host key of a network server."""
     papillon = Papillon(folder=folder, token=token, base_url=base_url, loopback=loopback)
     pages = views.Pages(_templates(), papillon_token=token)
@@ -194,6 +194,7 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
             status_code=500,
         )
 
+    score_views = scoring.ScoreViews(papillon, pages, read_form, max_photo_form=scoring.PHOTO_BODY_BYTES)
     routes = [
         *GameViews(papillon, pages).routes(),
         *CoachViews(papillon, pages).routes(),
@@ -201,7 +202,8 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
         Route("/favicon.ico", favicon),
         Route("/static/{name}", static),
         Route("/fonts/{name}", font),
-        *scoring.ScoreViews(papillon, pages, read_form, max_photo_form=scoring.PHOTO_BODY_BYTES).routes(),
+        *score_views.routes(),
+        *live.routes(papillon, game=papillon.room, night=papillon.score_night.night, sheet=score_views.own_sheet),
     ]
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {HTTPException: http_error, Exception: server_error}
     app = Starlette(routes=routes, exception_handlers=handlers)
@@ -209,7 +211,22 @@ def create_app(*, folder: str | Path | None = None, token: str | None = None, ba
     app.state.papillon = papillon
     larger = {scoring.PHOTO_PATH: scoring.PHOTO_BODY_BYTES}
     # Outside in: security headers on every answer, then who is asking, then the body limit (a stranger gets a 403, not a 413).
-    return Headers(Gate(BodyLimit(app, MAX_BODY_BYTES, larger), papillon))
+    return App(Headers(Gate(BodyLimit(app, MAX_BODY_BYTES, larger), papillon)), papillon)
+
+
+class App:
+    """The app as a server runs it: its layers, and its state (a server ends the live streams before it stops, :func:`live.server`)."""
+
+    def __init__(self, layers: ASGIApp, papillon: Papillon) -> None:
+        self.layers = layers
+        self.papillon = papillon
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.layers(scope, receive, send)
+
+    def server(self, **config: Any) -> Any:
+        """A uvicorn server of this app (``config`` is :class:`uvicorn.Config`'s) that stops promptly with pages following it."""
+        return live.server(self, self.papillon.changes, **config)
 
 
 def _back(request: Request) -> str:
@@ -232,7 +249,7 @@ def storage_refusal(error: BaseException) -> tuple[int, str]:
     return 503, "The server cannot write to its data folder (it is read-only or not the server's): fix that, then try again."
 
 
-STATIC_FILES = {"app.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
+STATIC_FILES = {"app.js": "text/javascript", "live.js": "text/javascript", "style.css": "text/css", "favicon.svg": "image/svg+xml"}
 
 
 def _templates() -> Environment:

@@ -115,6 +115,8 @@ class GameViews:
                 data=views.game_data(room.session, busy=True),
             )
 
+        live_version = self.papillon.changes.version(f"game:{room.session.id}")  # read before the page: a change after it is news
+
         def render() -> Response:
             session = room.session
             state = session.state
@@ -127,7 +129,7 @@ class GameViews:
             look = request.query_params.get("look", "")
             if seat is not None:  # a seat's own device
                 values = {**views.play_view(session, look, seat), **self.seat_page(room, seat), "hint": room.hint(seat)}
-                return self.pages.render(request, "play.html", **values, data=views.game_data(session, player=seat))
+                return self.pages.render(request, "play.html", **values, live_version=live_version, data=views.game_data(session, player=seat))
             playing = room.host_seat()
             hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
             if playing is not None and len(hot) > 1 and room.shown_to != playing:
@@ -135,7 +137,7 @@ class GameViews:
                 return self.pages.render(request, "handover.html", session=session, player=name, joins=joins, data=views.game_data(session))
             values = {**views.play_view(session, look, -1 if playing is None else playing), **self.host_page(room, playing)}
             values["hint"] = room.hint(playing)
-            page = self.pages.render(request, "play.html", **values, data=views.game_data(session))
+            page = self.pages.render(request, "play.html", **values, live_version=live_version, data=views.game_data(session))
             session.note = ""  # told once
             return page
 

@@ -57,10 +57,10 @@ class Access:
 HOST = Access("host")
 NOBODY = Access("none")
 
-OPEN_TO_ALL = re.compile(r"^/(static/[^/]+|fonts/[^/]+|favicon\.ico|watch/[0-9a-f]{16}(/version)?)$")
+OPEN_TO_ALL = re.compile(r"^/(static/[^/]+|fonts/[^/]+|favicon\.ico|watch/[0-9a-f]{16}(/version|/events)?)$")
 """What needs no key: the page's files, and a watch page (its address is its watch key)."""
 NIGHT_PATHS = re.compile(
-    r"^/(nights/(?P<night>[0-9a-f]{12})(/version|/results\.png)?|score/photo|score/new|sheets/[0-9a-f]{12}(/act|/record|/garden)?)$"
+    r"^/(nights/(?P<night>[0-9a-f]{12})(/version|/events|/results\.png)?|score/photo|score/new|sheets/[0-9a-f]{12}(/act|/record|/garden|/events)?)$"
 )
 """What a night key may open; the night and sheet handlers check it is its own night and player."""
 SEAT_PATHS = re.compile(r"^/games/(?P<game>[0-9]{1,12}-[0-9a-f]{8})(/act|/undo|/hint|/review|/events|/progress)?$")

@@ -30,7 +30,7 @@ from papillon.datafolder import HISTORY_FILE, history_path, photos_dir
 from papillon.engine.actions import verb_and_subject
 from papillon.errors import PapillonError, ScanError, SessionError
 from papillon.files import write_atomic
-from papillon.grid import PLOTS, Plot, parse_plot, plot_name
+from papillon.grid import EDGES, PLOTS, Plot, parse_plot, plot_name
 from papillon.history import History, HistoryError, open_history, scored_entry
 from papillon.names import check_name
 from papillon.notation import MAX_NAME
@@ -49,6 +49,7 @@ from papillon.scoresheet import (
 )
 from papillon.web import photos, views
 from papillon.web.keys import Access, new_key
+from papillon.web.live import Changes
 from papillon.web.store import KeyRow, NightSheetRow, SheetRow, Store
 
 
@@ -59,6 +60,7 @@ class ScoreServer(Protocol):
     base_url: str
     loopback: bool
     score_night: ScoreNight
+    changes: Changes
 
 
 ID = re.compile(r"^[0-9a-f]{12}$")
@@ -89,8 +91,10 @@ class Sheet:
 class ScoreNight:
     """The score-night state of the app: sheets being entered and nights, kept in the store, cached in memory."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, publish: Callable[[str], None] = lambda channel: None) -> None:
         self.store = store
+        self.publish = publish
+        """Says a sheet or a night changed (``sheet:<id>``, ``night:<id>``): the live pages following it update."""
         self.sheets: OrderedDict[str, Sheet] = OrderedDict()
         self.nights: OrderedDict[str, Night] = OrderedDict()
         self.lock = threading.Lock()
@@ -136,6 +140,7 @@ class ScoreNight:
         self.store.save_sheet(
             SheetRow(sheet.id, entry.notation(), entry.source, doubts, sheet.night, sheet.player, sheet.read_png, sheet.recorded)
         )
+        self.publish(f"sheet:{sheet.id}")
 
     def add_sheet(self, entry: SheetEntry, *, night: str = "", player: str = "", read_png: str = "") -> Sheet:
         sheet = Sheet(secrets.token_hex(6), entry, night, player, read_png)
@@ -189,6 +194,12 @@ def sheet_view(sheet: Sheet, selected: str, night: Night | None) -> dict[str, An
         "fields": fields,
         "notation": entry.notation(sheet.player),
         "plots": [plot_name(p) for p in PLOTS],
+        # every edge and bubble as a choice of a plain form too: the tap-in sheet works without JavaScript
+        "edges": [{"action": f"edge {e.name}", "words": e.name + (", a brick" if e in entry.garden.bricks else "")} for e in EDGES],
+        "bubbles": [
+            {"action": f"butterfly {plot_name(p)}", "words": plot_name(p) + (", a butterfly" if p in entry.garden.butterflies else "")}
+            for p in PLOTS
+        ],
     }
 
 
@@ -357,6 +368,7 @@ class ScoreViews:
 
     async def sheet_page(self, request: Request) -> Response:
         sheet = self.own_sheet(request, request.path_params["sheet_id"])
+        live_version = self.papillon.changes.version(f"sheet:{sheet.id}")  # read before the page: a change after it is news
         night = self.state.night(sheet.night) if sheet.night else None
         values = sheet_view(sheet, request.query_params.get("plot", "")[:2], night)
         replacing = night.sheets.get(sheet.player) if night is not None and sheet.recorded == 0 else None
@@ -365,6 +377,8 @@ class ScoreViews:
             "sheet.html",
             **values,
             message=request.query_params.get("saved", "")[:10],
+            from_doubts=request.query_params.get("from") == "doubts",
+            live_version=live_version,
             replacing=replacing.card().total if replacing is not None else None,
             data={"id": sheet.id, "player": sheet.player, "night": sheet.night or None, "recorded": sheet.recorded or None},
         )
@@ -379,7 +393,8 @@ class ScoreViews:
                 plot = parse_plot(subject)
             except ValueError as error:
                 raise HTTPException(400, str(error)) from None
-            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}#chooser", status_code=303)
+            back = "&from=doubts" if _text(posted, "from") == "doubts" else ""
+            return RedirectResponse(f"/sheets/{sheet.id}?plot={plot_name(plot)}{back}#chooser", status_code=303)
         with sheet.lock:
             try:
                 sheet.entry = sheet.entry.apply(action)
@@ -387,7 +402,9 @@ class ScoreViews:
                 raise HTTPException(400, str(error)) from None
             sheet.recorded = 0
             self.state.save_sheet(sheet)  # in the store before the answer
-        return RedirectResponse(f"/sheets/{sheet.id}#sheet", status_code=303)
+        # back where the tap was: a doubt checked from the list returns to the list (without JavaScript too)
+        where = "doubts" if _text(posted, "from") == "doubts" and sheet.entry.doubts else "sheet"
+        return RedirectResponse(f"/sheets/{sheet.id}#{where}", status_code=303)
 
     async def sheet_garden(self, request: Request) -> Response:
         sheet = self.own_sheet(request, request.path_params["sheet_id"])
@@ -420,6 +437,7 @@ class ScoreViews:
                     self.state.store.save_night_sheet(
                         night.id, night.version, NightSheetRow(player, entry.notation(), entry.source, sheet.recorded)
                     )
+                    self.state.publish(f"night:{night.id}")
                 else:
                     sheet.recorded = self.history().add(record)
             except (EntryError, HistoryError) as error:
@@ -443,6 +461,7 @@ class ScoreViews:
 
     async def night_page(self, request: Request) -> Response:
         night = self.state.night(request.path_params["night_id"])
+        live_version = self.papillon.changes.version(f"night:{night.id}")
         mine = self.access(request)
         joins = []
         if mine.host:
@@ -458,6 +477,7 @@ class ScoreViews:
             joins=joins,
             players=night.players if mine.host else (mine.player,),
             loopback=self.papillon.loopback,
+            live_version=live_version,
             data={"id": night.id, "version": night.version},
         )
 

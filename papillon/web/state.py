@@ -24,7 +24,7 @@ from starlette.requests import Request
 
 from papillon.session import GAME_ID, Move, PlaySession, SessionError, data_dir
 from papillon.table import Table
-from papillon.web import scoring, workers
+from papillon.web import live, scoring, workers
 from papillon.web.store import TableRow, open_store
 
 if TYPE_CHECKING:
@@ -106,7 +106,9 @@ class Papillon:
         self.tables: OrderedDict[str, Table] = OrderedDict()
         self.lock = threading.Lock()
         self.bots = workers.Pool()
-        self.score_night = scoring.ScoreNight(self.store)
+        self.changes = live.Changes()
+        """What live pages follow: every change of a game, a table, a night or a sheet is published here."""
+        self.score_night = scoring.ScoreNight(self.store, self.changes.publish)
 
     def link(self, path: str) -> str:
         """A page's address as the server printed it; with the host key when the server has one."""
@@ -150,10 +152,8 @@ class Papillon:
         return Room(session, self.folder, joined=joined, changed=lambda: self.changed(game_id))
 
     def changed(self, game_id: str) -> None:
-        """Tell the game's live pages it changed (the live pages' ``Changes``, once that part is in the app)."""
-        changes = getattr(self, "changes", None)
-        if changes is not None:
-            changes.publish(f"game:{game_id}")
+        """Tell the game's live pages it changed."""
+        self.changes.publish(f"game:{game_id}")
 
     def join(self, room: Room, seat: int) -> None:
         """Seat ``seat`` is played from its own device from now on (kept in the store): the game is played

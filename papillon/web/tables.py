@@ -45,7 +45,8 @@ class TableViews:
         table = self.papillon.table(request.path_params["table_id"])
         watch_url = f"{self.papillon.base_url}/watch/{table.watch_id}"  # the watch key opens this page and nothing else
         values = views.table_view(table, watch_url=watch_url, loopback=self.papillon.loopback)
-        return self.pages.render(request, "table.html", **values, data=views.table_data(table))
+        live_version = self.papillon.changes.version(f"table:{table.id}")  # read before the page: a change after it is news
+        return self.pages.render(request, "table.html", **values, live_version=live_version, data=views.table_data(table))
 
     async def table_step(self, request: Request) -> Response:
         table = self.papillon.table(request.path_params["table_id"])
@@ -56,12 +57,14 @@ class TableViews:
             else:
                 table.reveal()
             self.papillon.save_table(table)  # on disk before the answer
+        self.papillon.changes.publish(f"table:{table.id}")
         return RedirectResponse(f"/tables/{table.id}", status_code=303)
 
     async def watch(self, request: Request) -> Response:
         table = self.papillon.watched_table(request.path_params["watch_id"])
         values = views.table_view(table, watch_url="", loopback=self.papillon.loopback)
-        return self.pages.render(request, "watch.html", **values, data=views.table_data(table) | {"id": None})
+        live_version = self.papillon.changes.version(f"table:{table.id}")
+        return self.pages.render(request, "watch.html", **values, live_version=live_version, data=views.table_data(table) | {"id": None})
 
     async def watch_version(self, request: Request) -> Response:
         table = self.papillon.watched_table(request.path_params["watch_id"])

@@ -61,12 +61,10 @@ class LiveServer:
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
-        import uvicorn
-
         from papillon.web.app import create_app
 
-        config = uvicorn.Config(create_app(folder=self.folder, base_url=self.url), host="127.0.0.1", port=self.port, log_level="warning")
-        self._server = uvicorn.Server(config)
+        # App.server, as papillon serve: it ends the live pages' event streams when it stops (uvicorn alone waits for them)
+        self._server = create_app(folder=self.folder, base_url=self.url).server(host="127.0.0.1", port=self.port, log_level="warning")
         self._thread = threading.Thread(target=self._server.run, daemon=True)
         self._thread.start()
         deadline = time.monotonic() + 10

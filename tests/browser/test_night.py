@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import tap
 
 from papillon.garden import Garden
 from papillon.grid import EDGES, PLOTS, plot_name
@@ -33,14 +34,9 @@ def _total(page: Any) -> int:
     return int(page.locator("#total").inner_text())
 
 
-def _tap(page: Any, selector: str) -> None:
-    with page.expect_navigation():
-        page.locator(selector).click()
-
-
 def _set_plot(page: Any, name: str, code: str) -> None:
-    _tap(page, f"#plot-{name}")  # the tap opens the chooser
-    _tap(page, f'#chooser button[value="set {name} {code}"]')
+    tap(page, f"#plot-{name}")  # the tap opens the chooser
+    tap(page, f'#chooser button[value="set {name} {code}"]')
 
 
 def test_tap_in_a_hand_checked_garden(server: Any, phone: Any) -> None:
@@ -48,18 +44,18 @@ def test_tap_in_a_hand_checked_garden(server: Any, phone: Any) -> None:
     expected = int(re.search(r"^# expected:.* total (\d+)$", path.read_text(), re.MULTILINE).group(1))  # type: ignore[union-attr]
     garden = parse(path.read_text())
     phone.goto(server.url + "/score")
-    _tap(phone, "text=Tap in a blank garden")
+    tap(phone, "text=Tap in a blank garden")
     blank = Garden.empty()
-    _tap(phone, "#plot-C2")
+    tap(phone, "#plot-C2")
     _shot(phone, "night-chooser")
     for plot in PLOTS:
         if garden.cells[plot] != blank.cells[plot]:
             _set_plot(phone, plot_name(plot), garden.cells[plot].code)
     for edge in EDGES:
         if edge in garden.bricks:
-            _tap(phone, f"#edge-{edge.name}")
+            tap(phone, f"#edge-{edge.name}")
     for plot in sorted(garden.butterflies):
-        _tap(phone, f"#bubble-{plot_name(plot)}")
+        tap(phone, f"#bubble-{plot_name(plot)}")
     _shot(phone, "night-tap-in")
     assert _total(phone) == expected == 29
     box = phone.locator("#plot-C3").bounding_box()
@@ -75,7 +71,7 @@ def test_a_photo_read_then_corrected(server: Any, phone: Any) -> None:
     photo = synthetic_photo(1, megapixels=(1.5, 1.5), blur_px=0.0, dark=1.0)
     phone.goto(server.url + "/score")
     phone.set_input_files("input[name=photo]", files=[{"name": "sheet.jpg", "mimeType": "image/jpeg", "buffer": photo.jpeg}])
-    _tap(phone, "text=Read the photo")
+    tap(phone, "text=Read the photo")
     assert "/sheets/" in phone.url
     _shot(phone, "night-photo-read")
     truth = photo.garden
@@ -90,11 +86,11 @@ def test_a_photo_read_then_corrected(server: Any, phone: Any) -> None:
         elif kind == "butterfly":
             shown = (phone.locator(f"#bubble-{name}").get_attribute("aria-label") or "").startswith(f"bubble {name}, butterfly")
             if shown == (plot in truth.butterflies):
-                _tap(phone, f'button[value="confirm {items[0]}"]')
+                tap(phone, f'button[value="confirm {items[0]}"]')
             else:
-                _tap(phone, f"#bubble-{name}")  # the highlighted bubble itself
+                tap(phone, f"#bubble-{name}")  # the highlighted bubble itself
         else:
-            _tap(phone, f'button[value="confirm {items[0]}"]')
+            tap(phone, f'button[value="confirm {items[0]}"]')
     _shot(phone, "night-photo-corrected")
     assert phone.locator(".doubt-list").count() == 0
     assert _total(phone) == score(truth).total
@@ -112,7 +108,7 @@ def test_a_refused_photo_says_why(server: Any, phone: Any) -> None:
 def test_two_phones_in_one_game_night(server: Any, browser: Any, phone: Any) -> None:
     phone.goto(server.url + "/score")
     phone.fill("textarea[name=players]", "Ann\nBob")
-    _tap(phone, "text=Start the night")
+    tap(phone, "text=Start the night")
     night = phone.url
     first_row = phone.locator("table.ranking-table tr").nth(1)
     assert first_row.inner_text().split("\t")[:3] == ["–", "Ann", "no sheet yet"]
@@ -121,16 +117,16 @@ def test_two_phones_in_one_game_night(server: Any, browser: Any, phone: Any) -> 
         bob = other.new_page()
         bob.set_default_timeout(10_000)
         bob.goto(night)
-        _tap(bob, "text=Tap in Bob's garden")
+        tap(bob, "text=Tap in Bob's garden")
         for name in ("A1", "B1", "C1"):
             _set_plot(bob, name, "R")
-        _tap(bob, "text=Add Bob's sheet")
+        tap(bob, "text=Add Bob's sheet")
         assert bob.url == night
-        # Ann's page follows the night: it reloads when Bob's sheet arrives
-        expect(first_row).to_contain_text("Bob", timeout=8000)  # no reload by hand: the page polls the night's version
-        _tap(phone, "text=Tap in Ann's garden")
+        # Ann's page follows the night: its ranking is replaced in place when Bob's sheet arrives
+        expect(first_row).to_contain_text("Bob", timeout=8000)  # no reload by hand: the night's events say it changed
+        tap(phone, "text=Tap in Ann's garden")
         _set_plot(phone, "C3", "R")
-        _tap(phone, "text=Add Ann's sheet")
+        tap(phone, "text=Add Ann's sheet")
         rows = phone.locator("table.ranking-table tr").all_inner_texts()
         # by hand: Bob's red A1-B1-C1 is 3 flowers and a patch of 3 (3 points, as bird-feeder.garden's red C1-D1-E1): 6
         assert rows[1].split("\t")[:3] == ["1", "Bob", "6"]
@@ -156,11 +152,11 @@ def test_a_night_names_players_by_the_one_name_rule(server: Any, phone: Any) -> 
     _shot(phone, "night-name-refused")
     phone.goto(server.url + "/score")
     phone.fill("textarea[name=players]", f"Ann\n{long_name}")
-    _tap(phone, "text=Start the night")
+    tap(phone, "text=Start the night")
     assert phone.locator("h2", has_text=long_name).count() == 1
-    _tap(phone, f"text=Tap in {long_name}'s garden")
+    tap(phone, f"text=Tap in {long_name}'s garden")
     _set_plot(phone, "C3", "R")
-    _tap(phone, f"text=Add {long_name}'s sheet")
+    tap(phone, f"text=Add {long_name}'s sheet")
     rows = phone.locator("table.ranking-table tr").all_inner_texts()
     assert rows[1].split("\t")[:3] == ["1", long_name, "1"]  # one red flower: 1 point
     _shot(phone, "night-long-name")

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_helpers import settle
 
 SHOTS = Path(os.environ.get("PAPILLON_SHOTS_DIR") or tempfile.gettempdir()) / "papillon-serve-shots"
 """Screenshots to look at (not kept in the repository)."""
@@ -36,8 +37,6 @@ class NetworkServer:
     def __init__(self, folder: Path) -> None:
         import socket
 
-        import uvicorn
-
         from papillon.web.app import create_app
 
         with socket.socket() as s:
@@ -45,7 +44,7 @@ class NetworkServer:
             self.port = int(s.getsockname()[1])
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(folder=folder, token="hostkey", base_url=self.url, loopback=False)
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning"))
+        self.server = app.server(host="127.0.0.1", port=self.port, log_level="warning")  # it ends the event streams as it stops
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         while not self.server.started:
@@ -68,8 +67,8 @@ def test_table_mode_puts_words_beside_the_pictures(server: Any, phone: Any, brow
     phone.fill("form[action='/tables'] input[name=seed]", "7")
     with phone.expect_navigation():
         phone.locator("form[action='/tables'] button[type=submit]").click()
-    with phone.expect_navigation():
-        phone.locator("form[action$='/step'] button").first.click()
+    phone.locator("form[action$='/step'] button").first.click()
+    settle(phone)  # the table's parts are swapped in place
     words = phone.locator(".pair-words")
     assert words.count() == 3
     text = words.first.inner_text()

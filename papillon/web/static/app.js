@@ -9,7 +9,12 @@ function send(action) {
   field.type = "hidden";
   field.name = "action";
   field.value = action;
+  for (const old of form.querySelectorAll("input[type=hidden][name=action]")) old.remove(); // a form kept by a live page
   form.appendChild(field);
+  if (document.querySelector("[data-live]") && form.requestSubmit) {
+    form.requestSubmit(); // live.js sends it and swaps the answer in
+    return;
+  }
   post(form, null);
 }
 
@@ -39,7 +44,7 @@ function post(form, submitter) {
 
 document.addEventListener("submit", (event) => {
   const form = event.target;
-  if (!form.matches("form[data-replace]")) return;
+  if (event.defaultPrevented || !form.matches("form[data-replace]")) return; // taken by live.js on a live page
   event.preventDefault();
   post(form, event.submitter);
 });
@@ -105,25 +110,6 @@ function take(button) {
     return;
   }
   button.click();
-}
-
-// A watch page follows its table: it asks for the table's version and reloads when it changes.
-const watch = document.getElementById("watch");
-if (watch) {
-  const url = watch.dataset.versionUrl;
-  let version = watch.dataset.version;
-  setInterval(async () => {
-    try {
-      const response = await fetch(url, { cache: "no-store" });
-      const data = await response.json();
-      if (String(data.version) !== version) {
-        version = String(data.version);
-        location.reload();
-      }
-    } catch (error) {
-      // The table's server is gone or asleep: try again at the next tick.
-    }
-  }, 1500);
 }
 
 // On a wide screen both sheets fit side by side: open the Fill sheet (a phone keeps it folded until needed).
