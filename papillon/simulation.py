@@ -20,6 +20,7 @@ import math
 import os
 import re
 import signal
+import socket
 import sys
 import threading
 from collections import Counter, deque
@@ -280,7 +281,7 @@ def _connect(address: str, timeout: float) -> tuple[Any, int]:
     if isinstance(error, OSError):  # refused, unreachable, timed out connecting
         # Dask retries a refused connection until its timeout, then says only "Timed out trying to connect
         # to ADDRESS after N s": the refusal is in the cause, and the address is said once already.
-        refused = isinstance(error, ConnectionRefusedError) or "ConnectionRefusedError" in repr(error.__cause__)
+        refused = isinstance(error, ConnectionRefusedError) or "ConnectionRefusedError" in repr(error.__cause__) or _refuses(address)
         said = quote(str(error).replace(f" to {address}", ""), "")
         why = "the connection is refused (is a scheduler running there?)" if refused else said
         raise SimulationError(f"cannot reach the Dask scheduler at {address}: {why}")
@@ -289,6 +290,22 @@ def _connect(address: str, timeout: float) -> tuple[Any, int]:
     workers = outcome["workers"]
     count = max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
     return outcome["client"], count
+
+
+def _refuses(address: str) -> bool:
+    """Whether a TCP connection to ``address`` is refused now.  Dask's timeout can cut its last attempt short (on
+    a busy machine), and then its error no longer holds the refusal: one plain attempt tells."""
+    match = _CLUSTER_ADDRESS.fullmatch(address)
+    if match is None or ("://" in address and not address.startswith("tcp://")):
+        return False
+    host = match[1].strip("[]")
+    try:
+        socket.create_connection((host, int(match[2])), timeout=1).close()
+    except ConnectionRefusedError:
+        return True
+    except OSError:
+        return False
+    return False
 
 
 @contextmanager

@@ -176,7 +176,11 @@ def test_each_event_route_is_opened_by_the_keys_of_its_page(network: Running) ->
     first = "retry: 3000\nid: 0\ndata: 0\n\n"
     made = "retry: 3000\nid: 1\ndata: 1\n\n"  # the sheet was published as it was made
 
-    for path in (f"{game}/events", f"{table}/events", f"{night}/events", f"{watch}/events"):
+    game_id = game.rsplit("/", 1)[1]
+    at = papillon.changes.version(f"game:{game_id}")  # the bot's first turn was published as the game started
+    assert at >= 1
+    assert _first_event(host, f"{game}/events") == (200, f"retry: 3000\nid: {at}\ndata: {at}\n\n")
+    for path in (f"{table}/events", f"{night}/events", f"{watch}/events"):
         assert _first_event(host, path) == (200, first), path
     assert _first_event(host, f"{ann_sheet}/events") == (200, made)
     assert _first_event(stranger, f"{watch}/events") == (200, first)  # a watch page is open, as its address is its key
