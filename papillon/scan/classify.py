@@ -268,6 +268,14 @@ BUBBLE_OWN_RING_SHARE = 0.3
 """Share of the ring around a bubble in its plot's own colour from which the plot's fill may have run over it."""
 BUBBLE_OWN_CONFIDENCE = 0.5
 """Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
+BUBBLE_SURROUNDED_RING_SHARE = 0.8
+"""Share of the ring around a bubble in its plot's own colour from which the plot's fill surrounds it: coloured on
+across the bubble, it is no mark (photogen3 development seeds 2000-2049: 45 empty bubbles so coloured, all read
+'empty' at 0.5 before; the bubbles deliberately filled in their plot's colour had 0.32-0.43 of their ring so)."""
+BUBBLE_SURROUNDED_MARK_MAX = 0.03
+"""Largest share of a surrounded bubble's core darker than its plot's fill (a mark over it) for it to be read as
+the fill's alone; ticks and pencil over a fill measured 0.14-0.42, the fill's own unevenness up to 0.17."""
+"""Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
 OWN_HUE_DEG = 30.0
 """Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
 COLOUR_OUTLINE_MM = 0.6
@@ -1066,12 +1074,13 @@ def read_bubble(
         elif plot_reading.value == "field":
             own_hue = _hue(GREEN_LAB)
     own = np.zeros(inside.shape, bool)
-    spread = False
+    spread = surrounded = False
     if own_hue is not None and plot_reading is not None and calibration is not None:
         # Pixels in the plot's own colour, no darker than its ink (as stamped in the key, or as it lies around
         # the bubble): the plot's fill or hatching, not a pen's mark.
         share, around_dark = _own_ink_around(m, circle, own_hue)
         spread = share >= BUBBLE_OWN_RING_SHARE
+        surrounded = share >= BUBBLE_SURROUNDED_RING_SHARE
         ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
         own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
     above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
@@ -1083,10 +1092,17 @@ def read_bubble(
     # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
     # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
     own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
-    p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
-    # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
-    w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
-    p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
+    p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
+    p = max(p_fill, p_mark)
+    if surrounded and mark_fraction < BUBBLE_SURROUNDED_MARK_MAX:
+        # The plot's fill runs on all round the bubble and across it, with nothing darker than it inside: the
+        # flower or field was coloured over the bubble, no mark.  (A deliberate fill in the plot's colour stays
+        # inside the bubble and leaves paper around it.)  What is dark inside is then the fill's, not a mark's.
+        p = max(_sigmoid((float((dark & inside & ~own).sum()) / n - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD), p_mark)
+    else:
+        # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
+        w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
+        p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
     evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
