@@ -181,6 +181,14 @@ INK_CHROMA_SLOPE = 70.0
 ballpoint give 75-150 (yellow far more), graphite ~30 even tinted by a colour cast."""
 SPILL_CHROMA_MIN = 6.0
 """Lab chroma above which a pixel in the path may be spilled ink (its blurred rim included)."""
+EDGE_PEN_CHROMA_MIN = 15.0
+"""Lab chroma (against the band's paper) from which a pixel of an edge's band is a pen's colour: a thin ballpoint line
+over 15 % of the edge is then reviewed however faint its darkness (photogen3 development seeds 2002, 2003, 2020: short
+ballpoint bricks read none at 0.96-1.00)."""
+EDGE_CORE_MM = 0.75
+"""Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
+outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
+at 0.99-1.00."""
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
 likely a rubbed-out one (a ghost) and is marked for review."""
@@ -921,7 +929,11 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
-    spill |= printed
+    # A green line along the path's middle is no printed outline (those lie 1.5 mm out, and slide in only where the
+    # sheet is misregistered, which is doubted or re-read shifted): a brick drawn in green felt or ballpoint.
+    across = np.abs(np.arange(dark.shape[axis]) + 0.5 - dark.shape[axis] / 2) / m.px_per_mm
+    core = np.broadcast_to((across < EDGE_CORE_MM).reshape((1, -1) if axis == 1 else (-1, 1)), dark.shape)
+    spill |= printed & ~core
     # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp, not a
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
@@ -935,7 +947,18 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
         line_darkness = max(darkness, pen_darkness)
-    if coverage >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
+    elif p_pen > p:
+        # Ink spilled beside it: a coloured line apart from the spill may be a pen's brick or the spill's unjoined rim;
+        # a person decides (photogen3 development seeds 2001, 2013: bricks beside spilled felt read none at 0.93-0.98).
+        # (It only ever lowers a reading of "none" to a doubt: it never makes a brick surer.)
+        p = max(p, min(p_pen, 0.5))
+    # A thin pen line (ballpoint) is too faint in darkness to cover the edge but plainly coloured against the paper.
+    coloured_line = (chroma > EDGE_PEN_CHROMA_MIN) & ~spill & ~printed
+    profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
+    k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
+    pen_coverage = float(cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if len(profile) else 0.0
+    coverage_seen = max(coverage, pen_coverage)
+    if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
     name = f"edge {edge.name}"
@@ -946,6 +969,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("coloured", p_coloured),
         ("pen", p_pen),
         ("spill", spilled),
+        ("pen_coverage", pen_coverage),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
