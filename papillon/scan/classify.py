@@ -280,6 +280,9 @@ BUBBLE_SURROUNDED_RING_SHARE = 0.8
 """Share of the ring around a bubble in its plot's own colour from which the plot's fill surrounds it: coloured on
 across the bubble, it is no mark (photogen3 development seeds 2000-2049: 45 empty bubbles so coloured, all read
 'empty' at 0.5 before; the bubbles deliberately filled in their plot's colour had 0.32-0.43 of their ring so)."""
+BUBBLE_OWN_FILLED_MIN = 0.5
+"""Share of a bubble's core in its plot's own colour, with paper around the bubble, from which that colour is a mark
+(the bubble filled with the flower's pen) rather than the flower's edge overlapping it."""
 BUBBLE_SURROUNDED_MARK_MAX = 0.03
 """Largest share of a surrounded bubble's core darker than its plot's fill (a mark over it) for it to be read as
 the fill's alone; ticks and pencil over a fill measured 0.14-0.42, the fill's own unevenness up to 0.17."""
@@ -644,7 +647,9 @@ def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibratio
     reading = _read_plot(m, layout, plot, calibration, starting=starting, margin_mm=margin_mm)
     if margin_mm <= 0:
         return reading
-    return Reading(reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["plot"] + margin_mm)))
+    return Reading(
+        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["plot"] + margin_mm))
+    )
 
 
 def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibration, *, starting: bool, margin_mm: float) -> Reading:
@@ -1108,14 +1113,18 @@ def read_bubble(
         ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
         own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
     above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
-    marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
+    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
+    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
+    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
+    # The plot's own colour is its fill only where that fill reaches the bubble's surroundings: ink of that colour over
+    # most of a bubble ringed by paper was put there, a mark (the bubble filled with the flower's own pen).  A little
+    # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
+    own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
+    marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
         marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
     marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
     mark_fraction = float(marked.sum()) / n
-    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
-    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
-    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
     p = max(p_fill, p_mark)
     if surrounded and mark_fraction < BUBBLE_SURROUNDED_MARK_MAX:
@@ -1373,7 +1382,9 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
         other = read_edge(m, layout, index, across)
         if other.value != reading.value or other.confidence < ROBUST_CONFIDENCE:
             return reading
-    return Reading(reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["edge"] + shift)))
+    return Reading(
+        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["edge"] + shift))
+    )
 
 
 def _ghosts(edges: list[Reading]) -> list[Reading]:
@@ -1420,15 +1431,11 @@ def read_sheet(
     calibration = calibrate(m, layout)
     plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
     plots = [
-        _doubt_x_like_flower(
-            read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p]))
-        )
+        _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
         for p in PLOTS
     ]
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
-    edges = [
-        _shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)
-    ]
+    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
