@@ -961,7 +961,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     coloured_line = (chroma > EDGE_PEN_CHROMA_MIN) & ~spill & ~printed
     profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
     k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
-    pen_coverage = float(cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if len(profile) else 0.0
+    pen_coverage = float(cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if profile.size else 0.0
     coverage_seen = max(coverage, pen_coverage)
     if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
