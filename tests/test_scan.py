@@ -469,7 +469,10 @@ def test_a_bubble_filled_in_blue_ballpoint_is_read_filled():
         assert _confident_errors(photo, result, review, "butterfly") == [], seed
 
 
-def test_a_bubble_coloured_over_by_its_plots_felt_fill_is_flagged():
+def test_a_bubble_coloured_over_by_its_plots_felt_fill_is_no_sure_mark():
+    # Issue 8 flagged every such bubble (a mark might hide under the felt).  Issue 21: a fill that runs on all round
+    # the bubble with nothing darker inside is the flower's, and the bubble reads empty (photogen3's development
+    # photos: 45 such bubbles, every one empty); what the felt could hide is judged by tests/test_scan_marks.py.
     from papillon.garden import EMPTY, FIELD, flower
 
     cells = [flower(c) for c in ("red", "blue", "yellow", "purple")] + [FIELD if p in (16, 8) else EMPTY for p in range(4, 25)]
@@ -478,7 +481,7 @@ def test_a_bubble_coloured_over_by_its_plots_felt_fill_is_flagged():
     result = read_photo(photo.jpeg, accept_uncertain=True)
     for plot in range(4):
         bubble = result.readings[65 + plot]
-        assert bubble.confidence < 0.9, bubble
+        assert bubble.value == "empty" or bubble.confidence < 0.9, bubble
 
 
 def test_felt_ink_spilling_past_a_plot_is_no_brick():

@@ -232,7 +232,10 @@ def _read(
         check_debug_dir(debug_dir)
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
-    readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM)
+    off = sheet.misregistration
+    readings, calibration = classify.read_sheet(
+        sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM, (off.plots, off.edges) if off else None
+    )
     readings = detect.doubt_misregistered(readings, sheet)
     header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
     if not all(calibration.from_key.values()):

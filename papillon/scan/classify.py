@@ -181,6 +181,14 @@ INK_CHROMA_SLOPE = 70.0
 ballpoint give 75-150 (yellow far more), graphite ~30 even tinted by a colour cast."""
 SPILL_CHROMA_MIN = 6.0
 """Lab chroma above which a pixel in the path may be spilled ink (its blurred rim included)."""
+EDGE_PEN_CHROMA_MIN = 15.0
+"""Lab chroma (against the band's paper) from which a pixel of an edge's band is a pen's colour: a thin ballpoint line
+over 15 % of the edge is then reviewed however faint its darkness (photogen3 development seeds 2002, 2003, 2020: short
+ballpoint bricks read none at 0.96-1.00)."""
+EDGE_CORE_MM = 0.75
+"""Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
+outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
+at 0.99-1.00."""
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
 likely a rubbed-out one (a ghost) and is marked for review."""
@@ -191,6 +199,21 @@ EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
+TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
+"""Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
+rest): an edge's band is a 3 mm path between two printed outlines (on the independent photos, edge errors rose from
+2.7 % below 0.2 mm to 35 % above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide.  Beyond it a plot is
+sampled further in and an edge is re-read shifted across its path (:func:`read_sheet`)."""
+PLOT_MARGIN_MAX_MM = 2.0
+"""Furthest (mm) a misregistered plot's sample is moved in from its outline and bubble (its sample stays 17 mm wide):
+a plot estimated off by more than 1 + 2 mm is doubted."""
+EDGE_SHIFT_MAX_MM = 1.0
+"""Largest shift (mm) across its path at which an edge is re-read when its misregistration estimate is high: its band
+is 1 mm either side of the path's middle and the printed outlines lie 1.5 mm out, so a shift of up to 1 mm keeps a
+brick off the middle in the band and moves an outline slid into it back out."""
+ROBUST_CONFIDENCE = 0.9
+"""An edge re-read shifted both ways tolerates the shift when both readings agree with it at least this surely (the
+review threshold)."""
 PATH_PAPER_CHROMA_MAX = 12.0
 """Lab chroma under which a pixel of the path around a plot counts as paper for the plot's colour cast."""
 PATH_PAPER_DARKNESS_MAX = 0.1
@@ -252,6 +275,17 @@ OWN_DARKNESS_SLACK = 0.1
 BUBBLE_OWN_RING_SHARE = 0.3
 """Share of the ring around a bubble in its plot's own colour from which the plot's fill may have run over it."""
 BUBBLE_OWN_CONFIDENCE = 0.5
+"""Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
+BUBBLE_SURROUNDED_RING_SHARE = 0.8
+"""Share of the ring around a bubble in its plot's own colour from which the plot's fill surrounds it: coloured on
+across the bubble, it is no mark (photogen3 development seeds 2000-2049: 45 empty bubbles so coloured, all read
+'empty' at 0.5 before; the bubbles deliberately filled in their plot's colour had 0.32-0.43 of their ring so)."""
+BUBBLE_OWN_FILLED_MIN = 0.5
+"""Share of a bubble's core in its plot's own colour, with paper around the bubble, from which that colour is a mark
+(the bubble filled with the flower's pen) rather than the flower's edge overlapping it."""
+BUBBLE_SURROUNDED_MARK_MAX = 0.03
+"""Largest share of a surrounded bubble's core darker than its plot's fill (a mark over it) for it to be read as
+the fill's alone; ticks and pencil over a fill measured 0.14-0.42, the fill's own unevenness up to 0.17."""
 """Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
 OWN_HUE_DEG = 30.0
 """Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
@@ -505,12 +539,14 @@ def _hue_gap(hues: NDArray[Any], ref: float) -> NDArray[Any]:
 # --------------------------------------------------------------------------- plots
 
 
-def _plot_sample(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[tuple[slice, slice], NDArray[Any]]:
+def _plot_sample(m: Maps, layout: GardenLayout, plot: Plot, margin_mm: float = 0.0) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """The plot's sample: its box inset from the outline and clear of its bubble, both ``margin_mm`` further (the
+    sheet's estimated misregistration there beyond what the plain inset absorbs)."""
     box = layout.plots[plot]
-    where = m.box(box, PLOT_INSET_MM)
+    where = m.box(box, PLOT_INSET_MM + margin_mm)
     bubble = layout.bubbles[plot]
     yy, xx = np.mgrid[where[0], where[1]]
-    r = (bubble.r_mm + BUBBLE_CLEARANCE_MM) * m.px_per_mm
+    r = (bubble.r_mm + BUBBLE_CLEARANCE_MM + margin_mm) * m.px_per_mm
     keep = (xx + 0.5 - bubble.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - bubble.cy_mm * m.px_per_mm) ** 2 > r * r
     return where, keep
 
@@ -605,8 +641,19 @@ def _paper_cast(lab: NDArray[Any]) -> tuple[float, float]:
     return a, b
 
 
-def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibration, *, starting: bool) -> Reading:
-    where, keep = _plot_sample(m, layout, plot)
+def read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibration, *, starting: bool, margin_mm: float = 0.0) -> Reading:
+    """A plot's reading; ``margin_mm`` samples it that much further in from its outline and bubble (a misregistered
+    plot), and its evidence then says so (``tolerates_mm``: the misregistration the reading stands)."""
+    reading = _read_plot(m, layout, plot, calibration, starting=starting, margin_mm=margin_mm)
+    if margin_mm <= 0:
+        return reading
+    return Reading(
+        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["plot"] + margin_mm))
+    )
+
+
+def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibration, *, starting: bool, margin_mm: float) -> Reading:
+    where, keep = _plot_sample(m, layout, plot, margin_mm)
     lab, chroma, dark = m.lab[where], m.chroma[where], m.darkness[where]
     total = max(int(keep.sum()), 1)
     inked = keep & (chroma > CHROMA_INK_MIN)
@@ -843,16 +890,18 @@ def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
     return mask
 
 
-def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
+def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0) -> Reading:
+    """An edge's reading from a band along its path; ``across_mm`` shifts the band across the path (toward the
+    second plot), to see whether a reading stands if the sheet is misregistered there."""
     slot = layout.edge_slots[index]
     band, end = EDGE_BAND_MM, EDGE_END_MM
     if slot.x1_mm == slot.x2_mm:  # vertical line between left/right neighbours
         ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + end), m.px(max(slot.y1_mm, slot.y2_mm) - end))
-        xs = slice(m.px(slot.x1_mm - band), m.px(slot.x1_mm + band) + 1)
+        xs = slice(m.px(slot.x1_mm + across_mm - band), m.px(slot.x1_mm + across_mm + band) + 1)
         axis = 1
     else:
         xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + end), m.px(max(slot.x1_mm, slot.x2_mm) - end))
-        ys = slice(m.px(slot.y1_mm - band), m.px(slot.y1_mm + band) + 1)
+        ys = slice(m.px(slot.y1_mm + across_mm - band), m.px(slot.y1_mm + across_mm + band) + 1)
         axis = 0
     dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
     # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
@@ -885,7 +934,11 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
-    spill |= printed
+    # A green line along the path's middle is no printed outline (those lie 1.5 mm out, and slide in only where the
+    # sheet is misregistered, which is doubted or re-read shifted): a brick drawn in green felt or ballpoint.
+    across = np.abs(np.arange(dark.shape[axis]) + 0.5 - dark.shape[axis] / 2) / m.px_per_mm
+    core = np.broadcast_to((across < EDGE_CORE_MM).reshape((1, -1) if axis == 1 else (-1, 1)), dark.shape)
+    spill |= printed & ~core
     # Dark pixels turned away only for their colour (too coloured for graphite, too pale for a stamp, not a
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
@@ -899,7 +952,18 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
         p = p_pen
         line_darkness = max(darkness, pen_darkness)
-    if coverage >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
+    elif p_pen > p:
+        # Ink spilled beside it: a coloured line apart from the spill may be a pen's brick or the spill's unjoined rim;
+        # a person decides (photogen3 development seeds 2001, 2013: bricks beside spilled felt read none at 0.93-0.98).
+        # (It only ever lowers a reading of "none" to a doubt: it never makes a brick surer.)
+        p = max(p, min(p_pen, 0.5))
+    # A thin pen line (ballpoint) is too faint in darkness to cover the edge but plainly coloured against the paper.
+    coloured_line = (chroma > EDGE_PEN_CHROMA_MIN) & ~spill & ~printed
+    profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
+    k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
+    pen_coverage = float(cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if profile.size else 0.0
+    coverage_seen = max(coverage, pen_coverage)
+    if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
     name = f"edge {edge.name}"
@@ -910,6 +974,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int) -> Reading:
         ("coloured", p_coloured),
         ("pen", p_pen),
         ("spill", spilled),
+        ("pen_coverage", pen_coverage),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
@@ -1038,27 +1103,39 @@ def read_bubble(
         elif plot_reading.value == "field":
             own_hue = _hue(GREEN_LAB)
     own = np.zeros(inside.shape, bool)
-    spread = False
+    spread = surrounded = False
     if own_hue is not None and plot_reading is not None and calibration is not None:
         # Pixels in the plot's own colour, no darker than its ink (as stamped in the key, or as it lies around
         # the bubble): the plot's fill or hatching, not a pen's mark.
         share, around_dark = _own_ink_around(m, circle, own_hue)
         spread = share >= BUBBLE_OWN_RING_SHARE
+        surrounded = share >= BUBBLE_SURROUNDED_RING_SHARE
         ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
         own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
     above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
-    marked = (above_print > BUBBLE_MARK_DARKNESS) & ~own & inside
+    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
+    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
+    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
+    # The plot's own colour is its fill only where that fill reaches the bubble's surroundings: ink of that colour over
+    # most of a bubble ringed by paper was put there, a mark (the bubble filled with the flower's own pen).  A little
+    # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
+    own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
+    marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
         marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
     marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
     mark_fraction = float(marked.sum()) / n
-    # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
-    # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
-    own_fraction = float((own & inside & (above_print > BUBBLE_OWN_DARKNESS_MIN)).sum()) / n
-    p = max(p_fill, _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD))
-    # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
-    w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
-    p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
+    p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
+    p = max(p_fill, p_mark)
+    if surrounded and mark_fraction < BUBBLE_SURROUNDED_MARK_MAX:
+        # The plot's fill runs on all round the bubble and across it, with nothing darker than it inside: the
+        # flower or field was coloured over the bubble, no mark.  (A deliberate fill in the plot's colour stays
+        # inside the bubble and leaves paper around it.)  What is dark inside is then the fill's, not a mark's.
+        p = max(_sigmoid((float((dark & inside & ~own).sum()) / n - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD), p_mark)
+    else:
+        # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
+        w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
+        p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
     evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
@@ -1284,6 +1361,32 @@ def _doubt_x_like_flower(reading: Reading) -> Reading:
     return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like", 1.0)))
 
 
+def _plot_margin(estimate_mm: float) -> float:
+    """How much further in a plot estimated misregistered by ``estimate_mm`` is sampled."""
+    return min(max(0.0, estimate_mm - TRUSTED_SHIFT_MM["plot"]), PLOT_MARGIN_MAX_MM)
+
+
+def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, estimate_mm: float) -> Reading:
+    """``reading`` of edge ``index``, whose misregistration estimate exceeds what an edge tolerates, re-read with its
+    band shifted that far across the path both ways (at most :data:`EDGE_SHIFT_MAX_MM`): when both agree surely, the
+    reading stands that shift and its evidence says so (``tolerates_mm``), else it is left to be doubted.
+
+    On photogen3's development photos (seeds 2000-2049) 45 sure bricks and 16 sure empty edges were flagged only for
+    their estimate (0.5-1.6 mm; the estimate is 2.5 times the dots' errors nearby, a brick's pen covers the outlines
+    that would measure the edge), every one of them right.
+    """
+    if reading.confidence < ROBUST_CONFIDENCE:
+        return reading
+    shift = min(estimate_mm, EDGE_SHIFT_MAX_MM)
+    for across in (-shift, shift):
+        other = read_edge(m, layout, index, across)
+        if other.value != reading.value or other.confidence < ROBUST_CONFIDENCE:
+            return reading
+    return Reading(
+        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["edge"] + shift))
+    )
+
+
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
     sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
@@ -1300,9 +1403,17 @@ def _ghosts(edges: list[Reading]) -> list[Reading]:
 
 
 def read_sheet(
-    rectified: NDArray[Any], layout: GardenLayout, starting: tuple[Plot, ...], px_per_mm: float
+    rectified: NDArray[Any],
+    layout: GardenLayout,
+    starting: tuple[Plot, ...],
+    px_per_mm: float,
+    misregistration: tuple[tuple[float, ...], tuple[float, ...]] | None = None,
 ) -> tuple[list[Reading], Calibration]:
     """Every plot, edge and butterfly bubble of the sheet (in that order), and the colour calibration.
+
+    ``misregistration`` (the estimated misregistration in mm of each plot and each edge, when known): a plot
+    estimated off by more than it tolerates is sampled that much further in, and such an edge is re-read shifted
+    across its path (:func:`_shift_tested`); a reading that stands it carries ``tolerates_mm`` in its evidence.
 
     ScanError when the photo has no usable colour or glare covers much of the garden; items under glare are
     marked for review.
@@ -1318,8 +1429,14 @@ def read_sheet(
     if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
         raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
-    plots = [_doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting)) for p in PLOTS]
-    readings = plots + _ghosts([read_edge(m, layout, i) for i in range(len(EDGES))])
+    plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
+    plots = [
+        _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
+        for p in PLOTS
+    ]
+    edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
+    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
+    readings = plots + _ghosts(edges)
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
     readings = [

@@ -40,6 +40,7 @@ from papillon.layout import (
     released_garden_layouts,
 )
 from papillon.scan import is_image
+from papillon.scan.classify import TRUSTED_SHIFT_MM
 from papillon.words import noun
 
 if TYPE_CHECKING:
@@ -94,10 +95,9 @@ DOT_NOISE_MM = 0.1
 """Added to every misregistration estimate: how precisely a dot is located (measured: ~0.05 mm on sharp photos)."""
 MISSING_DOT_REACH_MM = 40.0
 """A dot not found takes the largest error of the found dots within this distance."""
-MAX_MISREGISTRATION_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
-"""Largest estimated misregistration (mm) at which a reading of each kind is trusted: an edge's band is a 3 mm
-path between two printed outlines (on the independent photos, edge errors rose from 2.7 % below 0.2 mm to 35 %
-above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide."""
+MAX_MISREGISTRATION_MM = TRUSTED_SHIFT_MM
+"""Largest estimated misregistration (mm) at which a reading of each kind is trusted, unless its evidence says it
+stands more (``tolerates_mm``: a plot sampled further in, an edge re-read shifted; see ``classify.read_sheet``)."""
 DOUBT_CONFIDENCE = 0.6
 """The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
 BENT_SHEET_MM = 1.5
@@ -704,7 +704,8 @@ class Misregistration:
 
 
 def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
-    """``readings`` with those whose item may be misregistered beyond :data:`MAX_MISREGISTRATION_MM` lowered to
+    """``readings`` with those whose item may be misregistered beyond :data:`MAX_MISREGISTRATION_MM` (or beyond the
+    ``tolerates_mm`` of their evidence, when the classifier checked the reading stands more) lowered to
     :data:`DOUBT_CONFIDENCE` (so they are reviewed, not trusted), their evidence carrying the estimate."""
     if sheet.misregistration is None:
         return list(readings)
@@ -712,7 +713,8 @@ def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Readi
     for reading in readings:
         item, kind = reading.item, reading.kind
         estimate = sheet.misregistration.of(item)
-        if estimate > MAX_MISREGISTRATION_MM.get(kind, 0.5):
+        tolerated = max(MAX_MISREGISTRATION_MM.get(kind, 0.5), float(dict(reading.evidence).get("tolerates_mm", 0.0)))
+        if estimate > tolerated:
             (value, p), *rest = reading.probabilities
             evidence = (*reading.evidence, ("misregistration_mm", estimate))
             reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
