@@ -27,7 +27,7 @@ from papillon.game_review import REVIEW_ROLLOUTS, review
 from papillon.session import PlaySession, Seat, SessionError
 from papillon.web import views, workers
 from papillon.web.games import deciding_seat
-from papillon.web.state import BOT_WAIT_SECONDS, Papillon, in_thread, read_form, text_field
+from papillon.web.state import BOT_WAIT_SECONDS, Papillon, read_form, text_field
 
 REVIEW_BYTES = 16 * 2**20
 """The most a review page on disk may hold (a garden drawn a dozen times is a few MB of SVG)."""

@@ -129,7 +129,8 @@ class GameViews:
             look = request.query_params.get("look", "")
             if seat is not None:  # a seat's own device
                 values = {**views.play_view(session, look, seat), **self.seat_page(room, seat), "hint": room.hint(seat)}
-                return self.pages.render(request, "play.html", **values, live_version=live_version, data=views.game_data(session, player=seat))
+                data = views.game_data(session, player=seat)
+                return self.pages.render(request, "play.html", **values, live_version=live_version, data=data)
             playing = room.host_seat()
             hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
             if playing is not None and len(hot) > 1 and room.shown_to != playing:

@@ -64,7 +64,7 @@ NIGHT_PATHS = re.compile(
 )
 """What a night key may open; the night and sheet handlers check it is its own night and player."""
 SEAT_PATHS = re.compile(r"^/games/(?P<game>[0-9]{1,12}-[0-9a-f]{8})(/act|/undo|/hint|/review|/events|/progress)?$")
-"""What a seat key may open (of its own game): the game's page, its live updates, deciding, undoing and asking a hint for its seat, and its review."""
+"""What a seat key may open (of its own game): its page, its live updates, deciding, undoing and a hint for its seat, its review."""
 KEY_SHAPE = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 

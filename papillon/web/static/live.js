@@ -75,6 +75,11 @@
       }
       const before = new Set([...region.querySelectorAll("[data-live-show]")].map((element) => element.id));
       const placed = document.importNode(next, true);
+      // A list the person opened stays open (a <details> is the person's, not the server's).
+      const open = [...region.querySelectorAll("details")].map((details) => details.open);
+      [...placed.querySelectorAll("details")].forEach((details, i) => {
+        if (open[i]) details.open = true;
+      });
       region.replaceWith(placed);
       shown = shown || [...placed.querySelectorAll("[data-live-show]")].find((element) => !before.has(element.id)) || null;
     }
