@@ -21,6 +21,7 @@ function send(action) {
 // A game's clicks replace the page instead of adding to the history: Back leaves the game in one press,
 // not one press per click. Without fetch (or on a network error) the form is sent the ordinary way.
 function post(form, submitter) {
+  document.documentElement.dataset.leaving = "1"; // live.js: this page is on its way to the answer
   if (!form.matches("[data-replace]") || !window.fetch) {
     form.submit();
     return;

@@ -102,7 +102,20 @@
     return true;
   }
 
+  // A page on its way to another (app.js's own post of a game's click, or a navigation) is never swapped or
+  // reloaded under it: a reload would abort that navigation.
+  let unloading = false;
+  window.addEventListener("beforeunload", () => {
+    unloading = true;
+  });
+  window.addEventListener("pageshow", () => {
+    unloading = false;
+    delete document.documentElement.dataset.leaving;
+  });
+  const leaving = () => unloading || document.documentElement.dataset.leaving === "1";
+
   async function refresh() {
+    if (leaving()) return;
     if (fetching) {
       again = true;
       return;
@@ -113,7 +126,7 @@
       const response = await fetch(location.href, { credentials: "same-origin", cache: "no-store", headers: { accept: "text/html" } });
       const html = await response.text();
       if (answers !== before) again = true; // a form was answered meanwhile: this may be the page it left, fetch anew
-      else if (response.ok && !apply(html, null)) location.reload(); // the page became another one
+      else if (response.ok && !leaving() && !apply(html, null)) location.reload(); // the page became another one
     } catch (error) {
       // The server is gone or asleep: the event stream reconnects by itself and brings the next change.
     }
