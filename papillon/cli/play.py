@@ -260,6 +260,11 @@ class Terminal:
         return shlex.join(["papillon", *words, *edition])
 
 
+def _given(ctx: click.Context, *options: tuple[str, str]) -> list[str]:
+    """The flags of ``options`` (flag, parameter name) that the command line set to something other than their default."""
+    return [flag for flag, name in options if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)]
+
+
 def _check_save(save: Path, force: bool, resume: str | None) -> None:
     """Refuse, before the game starts, a save file that would overwrite another game or cannot be written."""
     if save.is_dir():
@@ -356,11 +361,7 @@ def command(
     if day is not None and not daily:
         raise click.UsageError("--date picks the day of --daily: give --daily too")
     if daily:
-        given = [
-            flag
-            for flag, name in (("--seed", "seed"), ("--players", "humans"), ("--bot", "bots"), ("--resume", "resume"))
-            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-        ]
+        given = _given(ctx, ("--seed", "seed"), ("--players", "humans"), ("--bot", "bots"), ("--resume", "resume"))
         if given:
             raise click.UsageError(f"--daily is a solo game with the day's own seed: drop {', '.join(given)}")
         try:
@@ -370,11 +371,7 @@ def command(
         seed = daily_seed(today_is)
     if resume:
         # The saved game has its own players and seed: an option that would change them is a mistake.
-        given = [
-            flag
-            for flag, name in (("--seed", "seed"), ("--players", "humans"), ("--name", "names"), ("--bot", "bots"))
-            if ctx.get_parameter_source(name) not in (None, ParameterSource.DEFAULT)
-        ]
+        given = _given(ctx, ("--seed", "seed"), ("--players", "humans"), ("--name", "names"), ("--bot", "bots"))
         if given:
             raise click.UsageError(f"--resume carries on the saved game with its own players and seed: drop {', '.join(given)}")
         _check_save(Path(save or resume), force, resume)
