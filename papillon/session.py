@@ -32,6 +32,7 @@ import random
 import re
 import secrets
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,7 +41,7 @@ from papillon.datafolder import data_dir, games_dir, history_path
 from papillon.edition import Edition, edition_from_toml, standard_edition
 from papillon.engine.actions import Action, Kind
 from papillon.engine.bots import BOTS, Bot, GreedyBot, make_bot
-from papillon.engine.log import GameLog, GameLogError, decide, parse_log, replay, seat_step, step
+from papillon.engine.log import GameLog, GameLogError, SeatTurn, decide, parse_log, replay, seat_decisions, seat_step, seat_turn, step
 from papillon.engine.state import GameState, new_game
 from papillon.engine.text import done_text
 from papillon.errors import QUOTE_MAX, IllegalActionError, SessionError, UnknownEditionError, quote
@@ -302,21 +303,70 @@ class PlaySession:
         """
         moves: list[Move] = []
         while self.bots_to_play():
-            state = self.state
-            mover = state.player if state.is_chance() or not self.simultaneous else self._acting_bots()[0]
-            if self.simultaneous and not state.is_chance():
-                after = seat_step(state, self.log, self.agents, mover)
-            else:
-                after = step(state, self.log, self.agents)
-            if mover >= 0:
-                action = Action.parse(str(self.log.events[-1]["action"]))
-                moves.append(Move(state.game.players[mover], str(action), done_text(state.seat(mover), action)))
-                if on_move is not None:
-                    on_move(moves[-1])
-            self._moved(state, after)
-        self.moves += moves
+            moves += self._step(on_move)
         if moves:
             self.save()
+        return moves
+
+    def play_bots(self, lock: AbstractContextManager[object], on_move: Callable[[Move], None] | None = None) -> None:
+        """:meth:`advance`, for a session that several people's requests share under ``lock``: in a game
+        played together each bot decision is thought over with the lock released, so the people decide
+        meanwhile; the session itself changes only under the lock."""
+        made = False
+        while True:
+            with lock:
+                if not self.bots_to_play():
+                    if made:
+                        self.save()
+                    return
+                turn = self.bot_turn()
+                if turn is None:  # chance, or a bot of a game on one screen: at once, as advance() plays it
+                    made |= bool(self._step(on_move))
+                    continue
+            action = turn.think()
+            with lock:
+                made |= self.take(turn, action, on_move)
+
+    def bot_turn(self) -> SeatTurn | None:
+        """The next bot decision of a game played together, to think over apart (:meth:`take`); None when
+        chance moves next, no bot may act, or the seats play in turn."""
+        state = self.state
+        if not self.simultaneous or state.is_over() or state.is_chance():
+            return None
+        bots = self._acting_bots()
+        return seat_turn(state, self.log, self.agents, bots[0]) if bots else None
+
+    def take(self, turn: SeatTurn, action: Action | str, on_move: Callable[[Move], None] | None = None) -> bool:
+        """A bot decision thought over apart, taken if its seat is still where it was (False: think again).
+
+        The people's decisions meanwhile never change a bot's seat (nor its draws), so what it thought
+        holds while its seat still waits for this decision."""
+        if turn.seat not in self._acting_bots() or seat_decisions(self.log, turn.seat) != turn.decisions:
+            return False
+        state = self.state
+        self._bot_moved(state, decide(state, self.log, action, turn.seat), turn.seat, on_move)
+        return True
+
+    def _step(self, on_move: Callable[[Move], None] | None) -> list[Move]:
+        """One event of chance or of a bot; the bot's move, if any."""
+        state = self.state
+        if state.is_chance() or not self.simultaneous:
+            mover = state.player
+            after = step(state, self.log, self.agents)
+        else:
+            mover = self._acting_bots()[0]
+            after = seat_step(state, self.log, self.agents, mover)
+        return self._bot_moved(state, after, mover, on_move)
+
+    def _bot_moved(self, state: GameState, after: GameState, mover: int, on_move: Callable[[Move], None] | None) -> list[Move]:
+        moves = []
+        if mover >= 0:
+            action = Action.parse(str(self.log.events[-1]["action"]))
+            moves.append(Move(state.game.players[mover], str(action), done_text(state.seat(mover), action)))
+            self.moves += moves
+            if on_move is not None:
+                on_move(moves[-1])
+        self._moved(state, after)
         return moves
 
     def act(self, action: Action | str, player: int | None = None) -> list[Move]:
@@ -349,6 +399,13 @@ class PlaySession:
 
     def _acting_bots(self) -> list[int]:
         return [p for p in self.state.acting_players() if not self.is_person(p)]
+
+    def seat_moment(self, player: int) -> tuple[object, ...]:
+        """Where seat ``player`` is in the game: the round and its decisions in it.  The same moment of that
+        seat whatever the others decided meanwhile (a hint asked there holds while it is)."""
+        since = self.stage_start[1] if self.stage_start is not None else 0
+        decided = tuple(str(e["action"]) for e in self.log.events[since:] if e.get("player") == player)
+        return (self.state.round, self.state.is_over(), decided)
 
     def acting_people(self) -> list[int]:
         """The person seats that may decide now (in seat order)."""

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 import re
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,8 @@ pytest.importorskip("starlette")
 
 from starlette.testclient import TestClient
 
+from papillon.engine import bots
+from papillon.engine.bots import GreedyBot
 from papillon.engine.log import parse_log, replay
 from papillon.session import PlaySession, Seat
 from papillon.web import keys
@@ -54,6 +59,15 @@ def _data(c: TestClient, game: str) -> dict[str, Any]:
 
 def _log(folder: Path, game: str) -> Any:
     return parse_log((folder / "games" / f"{game.rsplit('/', 1)[1]}.jsonl").read_text(encoding="utf-8"))
+
+
+def _until(check: Callable[[], Any], what: str) -> Any:
+    """Ask again until ``check`` holds: the bots of a game played together think while its pages are answered."""
+    deadline = time.monotonic() + 60
+    while not (found := check()):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.05)
+    return found
 
 
 def _alert(html: str) -> str:
@@ -140,6 +154,7 @@ def test_once_a_seat_joined_the_host_screen_shows_the_table_and_cannot_decide_fo
     host, bob = _client(app), _client(app)
     game = _new_game(host)
     bob.get(_links(host, game)[1])
+    _until(lambda: "greedy bot" not in _data(host, game)["choosing"], "the bot chose its start")
     page = host.get(game).text
     assert "Pass the screen" not in page, "one seat left on this screen: no hand-over"
     assert 'data-live="table"' in page and "<b>Bob</b> · plays on their phone · choosing" in page
@@ -159,7 +174,7 @@ def test_undo_is_per_seat(app: Any, tmp_path: Path) -> None:
     bob.get(links[1])
     ann.post(f"{game}/act", data={"csrf": _csrf(ann), "action": "start B4"})
     bob.post(f"{game}/act", data={"csrf": _csrf(bob), "action": "start D2"})
-    assert _data(ann, game)["round"] == 1
+    _until(lambda: _data(ann, game)["round"] == 1, "round 1 came once the bot chose its start")
     ann.post(f"{game}/act", data={"csrf": _csrf(ann), "action": "pair 1"})
     bob.post(f"{game}/act", data={"csrf": _csrf(bob), "action": "pair 2"})
     bob_next = _data(bob, game)["actions"]
@@ -170,6 +185,12 @@ def test_undo_is_per_seat(app: Any, tmp_path: Path) -> None:
     log = _log(tmp_path / "data", game)
     assert [e["action"] for e in log.events if e.get("player") == 0] == ["start B4"], "the undo is on disk"
     assert [e["action"] for e in log.events if e.get("player") == 1] == ["start D2", "pair 2"]
+
+
+def _seen(phones: dict[int, TestClient], game: str) -> dict[int, dict[str, Any]] | None:
+    """What each phone sees, once one of them may decide or the game is over (None while only the bot may)."""
+    seen = {seat: _data(phone, game) for seat, phone in phones.items()}
+    return seen if seen[0]["over"] or any(data["actions"] for data in seen.values()) else None
 
 
 def _play_together(tmp_path: Path, order: int) -> tuple[list[Any], list[tuple[int, str]]]:
@@ -184,7 +205,7 @@ def _play_together(tmp_path: Path, order: int) -> tuple[list[Any], list[tuple[in
     chance = random.Random(order)
     shown: dict[str, int] = {}
     while True:
-        seen = {seat: _data(phone, game) for seat, phone in phones.items()}
+        seen = _until(lambda: _seen(phones, game), "a phone has choices once the bot played its round")
         if seen[0]["over"]:
             shown = seen[0]["scores"]
             break
@@ -237,3 +258,42 @@ def test_who_joined_survives_a_restart(tmp_path: Path) -> None:
     assert "<b>Bob</b> · plays on their phone" in page and "Bob: plays on their phone" in page
     rejoined = _client(again)
     assert _data(rejoined, link.removeprefix("http://localhost"))["seat"] == 1, "the same link rejoins"
+
+
+def _starts(tmp_path: Path, bot: type[GreedyBot], monkeypatch: pytest.MonkeyPatch, release: Callable[[], None]) -> list[tuple[int, str]]:
+    """A game of Ann, Bob and ``bot`` played together up to round 1: the starts as the log received them."""
+    monkeypatch.setitem(bots.BOTS, "greedy", bot)
+    app = create_app(folder=tmp_path, base_url="http://localhost")
+    host, ann, bob = _client(app), _client(app), _client(app)
+    game = _new_game(host)
+    links = _links(host, game)
+    ann.get(links[0])
+    bob.get(links[1])
+    for phone, start in ((ann, "start B4"), (bob, "start D2")):
+        r = phone.post(f"{game}/act", data={"csrf": _csrf(phone), "action": start}, follow_redirects=False)
+        assert r.status_code == 303, "taken at once, whatever the bot is doing"
+    release()
+    _until(lambda: _data(ann, game)["round"] == 1, "round 1 came once the bot chose its start")
+    return [(int(e["player"]), str(e["action"])) for e in _log(tmp_path, game).events if "player" in e]
+
+
+def test_the_people_decide_while_a_bot_of_their_game_thinks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    thinking, go = threading.Event(), threading.Event()
+
+    class Slow(GreedyBot):
+        """A greedy bot that thinks until it is let go."""
+
+        def choose(self, state: Any, rng: Any) -> Any:
+            thinking.set()
+            assert go.wait(60)
+            return super().choose(state, rng)
+
+    def release() -> None:
+        assert thinking.is_set(), "the bot was thinking while Ann and Bob chose their starts"
+        go.set()
+
+    slow = _starts(tmp_path / "slow", Slow, monkeypatch, release)
+    quick = _starts(tmp_path / "quick", GreedyBot, monkeypatch, lambda: None)
+    assert [seat for seat, _ in slow[:3]] == [0, 1, 2], "the bot's start came after the people's"
+    assert sorted(slow[:3]) == sorted(quick[:3]), "and it is the start it chooses when it thinks at once"
+    assert all(action.startswith("start") for _, action in quick[:3])

@@ -174,15 +174,38 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
     return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
 
 
-def seat_step(state: GameState, log: GameLog, agents: Sequence[Bot | None], seat: int) -> GameState:
-    """Bot seat ``seat``'s next decision in a game driven simultaneously: taken on its seat alone with its
-    own draws (its decision number is how many the log holds for it), so whenever the people decide,
-    it decides the same."""
+@dataclass(frozen=True)
+class SeatTurn:
+    """Bot seat ``seat``'s next decision in a game driven simultaneously, to be thought over apart from the
+    game: on its seat alone (``view``) with its own draws, so whenever it is thought, it is the same."""
+
+    seat: int
+    decisions: int
+    """How many decisions the log held for this seat: the draws' number, and how a driver tells the
+    decision was not taken meanwhile."""
+    view: GameState
+    bot: Bot
+    seed: int
+
+    def think(self) -> Action | str:
+        return self.bot.choose(self.view, seat_rng(self.seed, self.seat, self.decisions))
+
+
+def seat_turn(state: GameState, log: GameLog, agents: Sequence[Bot | None], seat: int) -> SeatTurn:
+    """Bot seat ``seat``'s next decision in a game driven simultaneously (:class:`SeatTurn`)."""
     agent = agents[seat]
     if agent is None:
         raise ValueError(f"player {seat} is a person: the driver must ask them")
-    decisions = sum(1 for event in log.events if event.get("player") == seat)
-    return decide(state, log, agent.choose(state.alone(seat), seat_rng(log.seed, seat, decisions)), seat)
+    return SeatTurn(seat, seat_decisions(log, seat), state.alone(seat), agent, log.seed)
+
+
+def seat_decisions(log: GameLog, seat: int) -> int:
+    return sum(1 for event in log.events if event.get("player") == seat)
+
+
+def seat_step(state: GameState, log: GameLog, agents: Sequence[Bot | None], seat: int) -> GameState:
+    """Bot seat ``seat``'s next decision in a game driven simultaneously, taken at once (:func:`seat_turn`)."""
+    return decide(state, log, seat_turn(state, log, agents, seat).think(), seat)
 
 
 def decide(state: GameState, log: GameLog, action: Action | str, player: int | None = None) -> GameState:

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from papillon.coach import hint_for
+from papillon.coach import hint, hint_seed
 from papillon.daily import daily_date, daily_seed, share_text, today
 from papillon.datafolder import games_dir
 from papillon.files import read_text, write_atomic
@@ -95,10 +95,15 @@ class CoachViews:
 
         def advise() -> None:
             with room.lock:
-                state = session.state
-                advice = hint_for(state, session.log, player)
-                session.save()  # the hint is in the log before the page shows it
-                room.hints[player] = (state, advice)
+                state, moment, events = session.state, session.seat_moment(player), len(session.log.events)
+            # hint_for's work, thought over with the lock free (the others play on meanwhile), then recorded
+            # if the seat is still where it asked
+            advice = hint(state, player, hint_seed(session.log.seed, events, player))
+            with room.lock:
+                if session.seat_moment(player) == moment:
+                    session.log.hint(player, advice.action)
+                    session.save()  # the hint is in the log before the page shows it
+                    room.hints[player] = (moment, advice)
 
         await asyncio.wrap_future(self.papillon.bots.submit(advise))
         return RedirectResponse(f"/games/{session.id}", status_code=303)

@@ -105,7 +105,7 @@ class GameViews:
         seat = access_of(request).seat
         if seat is not None and seat not in room.joined:
             await self.join(room, seat)
-        if not await room.settle(BOT_WAIT_SECONDS):
+        if not await room.settle(room.bot_wait()) and not room.played_together():
             return self.pages.render(
                 request,
                 "thinking.html",
@@ -179,7 +179,9 @@ class GameViews:
         form = await read_form(request)
         action = text_field(form, "action")[:40]
         seat = deciding_seat(request, room, text_field(form, "seat"))
-        if not await room.settle(BOT_WAIT_SECONDS):  # a click from a page shown before: never taken as if it were
+        # A click from a page shown before the bots' turns is never taken as if it were; a game played
+        # together takes its people's clicks while the bots think (a bot's seat never changes theirs).
+        if not room.played_together() and not await room.settle(BOT_WAIT_SECONDS):
             raise HTTPException(409, "The bots are still playing: your choice was not taken. Their turns show on the game's page.")
         if self.papillon.bots.full():
             raise HTTPException(503, workers.BUSY)
@@ -205,14 +207,14 @@ class GameViews:
         room.changed()
         if room.session.bots_to_play():
             self.papillon.bots.play(room)
-            await room.settle(BOT_WAIT_SECONDS)
+            await room.settle(room.bot_wait())
         return RedirectResponse(f"/games/{room.session.id}", status_code=303)
 
     async def undo(self, request: Request) -> Response:
         room = await self.papillon.room(request.path_params["game_id"])
         form = await read_form(request)
         seat = deciding_seat(request, room, text_field(form, "seat"))
-        if not await room.settle(BOT_WAIT_SECONDS):
+        if not room.played_together() and not await room.settle(BOT_WAIT_SECONDS):
             return RedirectResponse(f"/games/{room.session.id}", status_code=303)
 
         def undo() -> bool:

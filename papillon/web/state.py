@@ -29,11 +29,13 @@ from papillon.web.store import TableRow, open_store
 
 if TYPE_CHECKING:
     from papillon.coach import Hint
-    from papillon.engine.state import GameState
 
 T = TypeVar("T")
 BOT_WAIT_SECONDS = 2.0
 """How long an answer waits for the bots' turns before it shows them at work (a page that refreshes)."""
+TOGETHER_WAIT_SECONDS = 0.3
+"""How long a page of a game played together waits for its bots: a quick bot's moves show on it, a
+slow one's come live (its people decide meanwhile)."""
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body (an edition file is a few kilobytes)."""
 MAX_GAMES_IN_MEMORY = 200
@@ -53,19 +55,22 @@ class Room:
     """The person the screen was last handed to (hot-seat: another person's turn shows the hand-over screen first)."""
     job: Future[None] | None = None
     """The bots' turns being played in the worker pool (:mod:`papillon.web.workers`)."""
+    playing: bool = False
+    again: bool = False
+    """Whether that job is playing, and whether a decision came meanwhile (the pool's lock guards both)."""
     progress: list[Move] = field(default_factory=list)
     """The bots' decisions of the turns being played, as they come."""
     joined: frozenset[int] = frozenset()
     """The seats whose join link has been opened: played from their own device (the store keeps them)."""
     changed: Callable[[], None] = lambda: None
     """Tells the game's live pages that it changed (after the bots' turns too)."""
-    hints: dict[int, tuple[GameState, Hint]] = field(default_factory=dict)
-    """The last hint each seat asked for, with the state it was for (shown while that is still the state)."""
+    hints: dict[int, tuple[object, Hint]] = field(default_factory=dict)
+    """The last hint each seat asked for, with the seat's moment it was for (shown while the seat is there)."""
 
     def hint(self, seat: int | None) -> Hint | None:
-        """The hint seat ``seat`` asked for at this very state of the game, or None."""
-        asked = self.hints.get(-1 if seat is None else seat)
-        return asked[1] if asked is not None and asked[0] is self.session.state else None
+        """The hint seat ``seat`` asked for at this very moment of its game, or None."""
+        asked = None if seat is None else self.hints.get(seat)
+        return asked[1] if asked is not None and seat is not None and asked[0] == self.session.seat_moment(seat) else None
 
     def host_seat(self) -> int | None:
         """The person seat the host's screen plays now: the lowest acting one not played on its own device
@@ -76,6 +81,13 @@ class Room:
             return player if session.is_person(player) else None
         hot = [p for p in session.acting_people() if p not in self.joined]
         return hot[0] if hot else None
+
+    def played_together(self) -> bool:
+        """Whether a seat plays on its own device: then the people decide while the bots think."""
+        return bool(self.joined)
+
+    def bot_wait(self) -> float:
+        return TOGETHER_WAIT_SECONDS if self.played_together() else BOT_WAIT_SECONDS
 
     def idle(self) -> bool:
         return self.job is None or self.job.done()

@@ -1,7 +1,8 @@
 """The bots' turns, played off the event loop: a small pool of threads with a bounded queue.
 
 A search bot thinks for seconds; on the event loop that would hold up every other page.  Here each
-game's bot turns are one job (the game's lock held while it runs); the page of that game shows the
+game's bot turns are one job; the game's lock is held while the game changes, not while a bot of a game
+played together thinks (the people decide meanwhile).  The page of a game on one screen shows the
 bots' decisions as they come and refreshes until they are done.  When :data:`MAX_WAITING` jobs are
 already queued, a new one is refused (the server says it is busy) rather than queued without bound.
 """
@@ -43,8 +44,10 @@ class Pool:
     def play(self, room: Room) -> None:
         """Start the bots' turns of ``room``'s game (unless they are being played already)."""
         with self.lock:
-            if room.job is not None and not room.job.done():
+            if room.playing:
+                room.again = True  # the job looks once more before it ends: a decision meanwhile may let a bot play
                 return
+            room.playing = True
             self.jobs += 1
             room.progress = []
             room.job = self.executor.submit(self._run, room)
@@ -65,13 +68,20 @@ class Pool:
 
     def _run(self, room: Room) -> None:
         try:
+            while True:
+                room.session.play_bots(room.lock, on_move=room.progress.append)  # the lock is free while a bot thinks
+                with self.lock:
+                    if not room.again:
+                        room.playing = False
+                        break
+                    room.again = False
             with room.lock:
-                room.session.advance(on_move=room.progress.append)
                 if room.session.state.is_over():
                     record_finished(room.session, room.folder)
             room.changed()
         finally:
             with self.lock:
+                room.playing = room.again = False
                 self.jobs -= 1
 
 

@@ -44,7 +44,7 @@ def _data(page: Any, url: str) -> dict[str, Any]:
 
 def _play_turn(page: Any, url: str, name: str, round_: int) -> int:
     """Seat ``name``'s whole turn of round ``round_`` from its phone, reloading while the bots play: the clicks taken."""
-    page.goto(url)
+    page.goto(url, wait_until="domcontentloaded")  # the page's parts are what a turn needs: its load event came late on a loaded CI machine
     clicks = 0
     for _ in range(400):
         data = _data(page, url)
@@ -52,7 +52,7 @@ def _play_turn(page: Any, url: str, name: str, round_: int) -> int:
             return clicks  # the seat's turn is done (its last decision may have brought the next round)
         if not data.get("actions") or page.locator(FIRST_CHOICE).count() == 0:  # the bots are at work: as a player would, reload
             page.wait_for_timeout(100)
-            page.reload()
+            page.reload(wait_until="domcontentloaded")
             continue
         _choose_first(page)
         clicks += 1
@@ -65,7 +65,7 @@ def test_two_phones_and_a_bot_play_a_whole_game_together(server: Any, browser: A
 
     laptop_context = browser.new_context(viewport=LAPTOP)
     laptop = laptop_context.new_page()
-    laptop.set_default_timeout(15_000)
+    laptop.set_default_timeout(30_000)
     laptop.goto(server.url + "/")
     laptop.fill("input[name=seed]", "5")
     laptop.fill("input[name=name1]", "Ann")
@@ -86,7 +86,7 @@ def test_two_phones_and_a_bot_play_a_whole_game_together(server: Any, browser: A
     for seat in (0, 1):
         context = browser.new_context(viewport=PHONE, device_scale_factor=1)
         page = context.new_page()
-        page.set_default_timeout(15_000)
+        page.set_default_timeout(30_000)
         page.goto(links[seat])
         phones[seat] = page
     ann, bob = phones[0], phones[1]
@@ -105,7 +105,7 @@ def test_two_phones_and_a_bot_play_a_whole_game_together(server: Any, browser: A
 
     laptop.goto(game)
     assert laptop.locator(".seat-status[data-seat='0']").inner_text().startswith("Ann · plays on their phone")
-    assert laptop.locator(".seat-status[data-seat='2']", has_text="done").count() == 1, "the bot chose its start at once"
+    laptop.locator(".seat-status[data-seat='2']", has_text="done").wait_for()  # the bot chose its start: it shows live
 
     clicks, bob_first, turns = 0, 0, 0
     while not (now := _data(laptop, game))["over"]:
