@@ -90,6 +90,7 @@ def test_the_host_page_has_a_join_link_and_qr_code_per_person_seat(app: Any) -> 
     assert links[0] != links[1]
     assert page.count('aria-label="QR code of Ann&#x27;s join link"') == 1 and "QR code of Bob" in page
     assert "Pass the screen to Ann" in page, "no link opened: the creating device plays every person seat (hot-seat)"
+    assert "This server listens on this computer only (127.0.0.1): phones cannot reach it." in page, "said on the hand-over too"
 
 
 def test_a_seat_key_plays_its_own_seat_and_cannot_decide_for_another(app: Any, tmp_path: Path) -> None:

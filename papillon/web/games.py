@@ -134,8 +134,9 @@ class GameViews:
             playing = room.host_seat()
             hot = [i for i in range(len(session.agents)) if session.is_person(i) and i not in room.joined]
             if playing is not None and len(hot) > 1 and room.shown_to != playing:
-                name, joins = state.game.players[playing], self.host_page(room, playing)["joins"]
-                return self.pages.render(request, "handover.html", session=session, player=name, joins=joins, data=views.game_data(session))
+                name, host = state.game.players[playing], self.host_page(room, playing)
+                values = {"session": session, "player": name, "joins": host["joins"], "loopback": host["loopback"]}
+                return self.pages.render(request, "handover.html", **values, data=views.game_data(session))
             values = {**views.play_view(session, look, -1 if playing is None else playing), **self.host_page(room, playing)}
             values["hint"] = room.hint(playing)
             page = self.pages.render(request, "play.html", **values, live_version=live_version, data=views.game_data(session))
