@@ -2,6 +2,7 @@
 
     python bench/bench_together.py                 # 20 games of Ann, Bob and a greedy bot, played to the end
     python bench/bench_together.py --games 5
+    python bench/bench_together.py --games 3 --bot expert   # a bot that thinks while the phones decide
 
 ``papillon serve`` runs in a subprocess (uvicorn on a free loopback port, its own data folder).  For each
 game the host posts the new-game form and reads the two join links from its page; each phone opens its
@@ -100,10 +101,12 @@ async def _phone(tally: Tally, base: str, link: str, game: str, acked: list[str]
         await phone.aclose()
 
 
-async def _game(tally: Tally, base: str, index: int, acked: dict[str, dict[int, list[str]]], seen: dict[str, dict[str, int]]) -> None:
+async def _game(
+    tally: Tally, base: str, index: int, acked: dict[str, dict[int, list[str]]], seen: dict[str, dict[str, int]], bot: str
+) -> None:
     host = await _client(base)
     form = {"csrf": str(host.cookies.get(CSRF_COOKIE)), "seed": str(1000 + index), "seat1": "human", "name1": "Ann"}
-    form |= {"seat2": "human", "name2": "Bob", "seat3": "greedy"}
+    form |= {"seat2": "human", "name2": "Bob", "seat3": bot}
     made = await tally.request("create", host, "POST", "/games", data=form)
     game = made.headers["location"]
     links = dict(JOIN.findall((await tally.request("host", host, "GET", game)).text))
@@ -133,18 +136,19 @@ def _lost(folder: Path, acked: dict[str, dict[int, list[str]]], seen: dict[str, 
     return problems
 
 
-async def _all(base: str, games: int) -> tuple[Tally, dict[str, dict[int, list[str]]], dict[str, dict[str, int]], float]:
+async def _all(base: str, games: int, bot: str) -> tuple[Tally, dict[str, dict[int, list[str]]], dict[str, dict[str, int]], float]:
     tally = Tally()
     acked: dict[str, dict[int, list[str]]] = {}
     seen: dict[str, dict[str, int]] = {}
     start = time.perf_counter()
-    await asyncio.gather(*(_game(tally, base, i, acked, seen) for i in range(games)))
+    await asyncio.gather(*(_game(tally, base, i, acked, seen, bot) for i in range(games)))
     return tally, acked, seen, time.perf_counter() - start
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--bot", default="greedy", help="the third seat's bot (default greedy)")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="papillon-together-"))
     port = _free_port()
@@ -159,12 +163,12 @@ def main() -> None:
             except httpx.HTTPError:
                 time.sleep(0.1)
         cpu = time.process_time()
-        tally, acked, seen, wall = asyncio.run(_all(base, args.games))
+        tally, acked, seen, wall = asyncio.run(_all(base, args.games, args.bot))
         cpu = time.process_time() - cpu
     finally:
         server.send_signal(signal.SIGINT)
         server.wait(30)
-    print(f"{args.games} games of 3 devices (host screen, 2 phones) and a greedy bot, played to the end in {wall:.1f} s")
+    print(f"{args.games} games of 3 devices (host screen, 2 phones) and a {args.bot} bot, played to the end in {wall:.1f} s")
     print(f"load average at the end: {Path('/proc/loadavg').read_text().split()[:3]}; the clients' CPU {cpu:.1f} s")
     print(f"errors: {len(tally.errors)}; connections closed without an answer (sent again): {len(tally.dropped)}")
     for line in tally.errors[:10] + tally.dropped[:5]:
