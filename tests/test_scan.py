@@ -7,6 +7,7 @@ import json
 import random
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +19,7 @@ from click.testing import CliRunner  # noqa: E402
 from photos.synth import Style, _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
 
 from papillon.cli import main  # noqa: E402
+from papillon.edition import standard_edition  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
 from papillon.garden import Garden  # noqa: E402
 from papillon.layout import garden_layout, sheet_payload  # noqa: E402
@@ -280,9 +282,22 @@ def test_a_heic_photo_asks_for_a_jpeg():
     assert _fail(heic) == "p.jpg: HEIC photos cannot be read here: export it as JPEG"
 
 
-def test_markers_but_no_readable_qr(good):
+def test_an_unreadable_qr_code_with_dots_and_round_track_seen_reads_the_layout_from_them(good):
+    # Issue 21: a blurred or curled QR code refused photos whose markers and grid were found.
     qr = garden_layout().qr
     data = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
+    result = read_photo(data, accept_uncertain=True)
+    assert result.sheet.layout.id == garden_layout(10).id
+    assert result.sheet.starting_fields == standard_edition().rules.starting_fields
+    assert "# QR code unreadable: layout told by its registration dots and round track; starting fields assumed (B4 D2)" in result.notation
+    assert result.notation.split("papillon garden v1", 1)[1].count("# ?") == len(result.asked)
+
+
+def test_markers_but_no_readable_qr_nor_round_track(good):
+    qr = garden_layout().qr
+    track = garden_layout().rounds
+    painted = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
+    data = _paint(types.SimpleNamespace(jpeg=painted), (track[0].cx_mm - 6, 44.0, track[-1].cx_mm - track[0].cx_mm + 12, 12.0), 235)
     assert _fail(data) == "p.jpg: found the sheet's markers but could not read its QR code — keep it sharp, unshaded and uncovered"
 
 
