@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
@@ -643,3 +644,43 @@ def test_a_second_sheet_partly_in_view_with_slightly_larger_markers_is_left_out(
     found = {i: [other[i], whole[i]] if i in (2, 3) else [whole[i]] for i in D.GARDEN_MARKER_IDS}
     chosen = D._choose_sheet(layout, found)
     assert all(np.array_equal(chosen[i], whole[i]) for i in D.GARDEN_MARKER_IDS)
+
+
+def _washed_out(rectified: np.ndarray, plots: range, lift: bool) -> np.ndarray:
+    """The sheet with ``plots`` (and their outlines) at 40 % of their contrast: lifted toward white (glare's
+    added light) or toward the paper's own grey there (what low light or a shadow's tone curve does)."""
+    out = rectified.astype(np.float32).copy()
+    px = D.RECT_PX_PER_MM
+    for plot in plots:
+        box = garden_layout().plots[plot]
+        ys = slice(round((box.y_mm - 1.5) * px), round((box.bottom_mm + 1.5) * px))
+        xs = slice(round((box.x_mm - 1.5) * px), round((box.right_mm + 1.5) * px))
+        region = out[ys, xs]
+        target = 255.0 if lift else np.percentile(region, 95, axis=(0, 1))
+        out[ys, xs] = target - (target - region) * 0.4
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_glare_is_refused_by_the_light_it_adds_not_by_lost_contrast_alone(good):
+    # Issue 21: "glare washes out much of the garden" refused photos with no glare (low light, warm light, a bow).
+    rectified = D.find_sheet(D.load_photo(good.jpeg)).rectified
+    px = D.RECT_PX_PER_MM
+    dim = _washed_out(rectified, range(8), lift=False)
+    washed = classify.check_sheet(classify.maps(dim, px), dim, garden_layout())
+    assert sum(w >= classify.GLARE_WASHOUT for w in washed) >= 7
+    glared = _washed_out(rectified, range(8), lift=True)
+    with pytest.raises(ScanError, match="^glare washes out much of the garden"):
+        classify.check_sheet(classify.maps(glared, px), glared, garden_layout())
+
+
+def test_a_sheet_printed_in_grey_is_read_by_its_marks_colour(good):
+    # Issue 21: a --mono sheet's outlines are grey, its stamps are not: it was refused as a greyscale photo.
+    rectified = D.find_sheet(D.load_photo(good.jpeg)).rectified
+    m = classify.maps(rectified, D.RECT_PX_PER_MM)
+    grey_outlines = dataclasses.replace(m, chroma=np.where(m.darkness < 0.5, 0.0, m.chroma).astype(np.float32))
+    assert classify.photo_colour(grey_outlines, garden_layout()) < classify.COLOUR_CHROMA_MIN
+    assert classify.marks_colour(grey_outlines, garden_layout()) >= classify.MARKS_CHROMA_MIN
+    classify.check_sheet(grey_outlines, rectified, garden_layout())  # not refused
+    grey = dataclasses.replace(m, chroma=np.zeros_like(m.chroma))
+    with pytest.raises(ScanError, match="^the photo has no colour"):
+        classify.check_sheet(grey, rectified, garden_layout())
