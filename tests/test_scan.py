@@ -23,7 +23,7 @@ from papillon.cli import main  # noqa: E402
 from papillon.edition import standard_edition  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
 from papillon.garden import Garden  # noqa: E402
-from papillon.layout import garden_layout, sheet_payload  # noqa: E402
+from papillon.layout import Rect, garden_layout, sheet_payload  # noqa: E402
 from papillon.scan import ScanReviewError, classify, is_image, read_photo, review_marks  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
@@ -677,7 +677,11 @@ def test_a_sheet_printed_in_grey_is_read_by_its_marks_colour(good):
     # Issue 21: a --mono sheet's outlines are grey, its stamps are not: it was refused as a greyscale photo.
     rectified = D.find_sheet(D.load_photo(good.jpeg)).rectified
     m = classify.maps(rectified, D.RECT_PX_PER_MM)
-    grey_outlines = dataclasses.replace(m, chroma=np.where(m.darkness < 0.5, 0.0, m.chroma).astype(np.float32))
+    chroma = m.chroma.copy()
+    for box in garden_layout().plots:  # the printed outlines in grey, the marks as they are
+        for x in (box.x_mm, box.right_mm):
+            chroma[m.box(Rect(x - 0.6, box.y_mm - 0.6, 1.2, box.h_mm + 1.2))] = 0.0
+    grey_outlines = dataclasses.replace(m, chroma=chroma)
     assert classify.photo_colour(grey_outlines, garden_layout()) < classify.COLOUR_CHROMA_MIN
     assert classify.marks_colour(grey_outlines, garden_layout()) >= classify.MARKS_CHROMA_MIN
     classify.check_sheet(grey_outlines, rectified, garden_layout())  # not refused
