@@ -669,7 +669,7 @@ def test_glare_is_refused_by_the_light_it_adds_not_by_lost_contrast_alone(good):
     washed = classify.check_sheet(classify.maps(dim, px), dim, garden_layout())
     assert sum(w >= classify.GLARE_WASHOUT for w in washed) >= 7
     glared = _washed_out(rectified, range(8), lift=True)
-    with pytest.raises(ScanError, match="^glare washes out much of the garden"):
+    with pytest.raises(ScanError, match=r"^glare washes out much of the garden"):
         classify.check_sheet(classify.maps(glared, px), glared, garden_layout())
 
 
@@ -686,5 +686,5 @@ def test_a_sheet_printed_in_grey_is_read_by_its_marks_colour(good):
     assert classify.marks_colour(grey_outlines, garden_layout()) >= classify.MARKS_CHROMA_MIN
     classify.check_sheet(grey_outlines, rectified, garden_layout())  # not refused
     grey = dataclasses.replace(m, chroma=np.zeros_like(m.chroma))
-    with pytest.raises(ScanError, match="^the photo has no colour"):
+    with pytest.raises(ScanError, match=r"^the photo has no colour"):
         classify.check_sheet(grey, rectified, garden_layout())

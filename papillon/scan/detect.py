@@ -31,10 +31,10 @@ from papillon.grid import EDGES, Plot, parse_edge, parse_plot
 from papillon.layout import (
     FRAME_H_MM,
     FRAME_W_MM,
-    Circle,
     PAYLOAD_FORMAT,
     PAYLOAD_VERSION,
     PLOT_GAP_MM,
+    Circle,
     GardenLayout,
     garden_layout,
     parse_starting_fields,
@@ -536,10 +536,7 @@ def _search_near(layout: GardenLayout, quads: dict[int, NDArray[Any]], grey: Ima
             size = (max(8, round((x1 - x0) * factor)), max(8, round((y1 - y0) * factor)))
             resized = cv2.resize(stretched, size, interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
             padded = cv2.copyMakeBorder(resized, 16, 16, 16, 16, cv2.BORDER_REPLICATE)
-            instances = [
-                (q - 16) / factor + (x0, y0)
-                for q in _find_markers(padded).get(marker_id, [])
-            ]
+            instances = [(q - 16) / factor + (x0, y0) for q in _find_markers(padded).get(marker_id, [])]
             near = [q for q in instances if np.linalg.norm(q.mean(axis=0) - centre) <= LOCAL_MARKER_REACH * side]
             if near:
                 found[marker_id] = near[0] * shrink
@@ -1274,7 +1271,7 @@ ROUND_COUNTS = tuple(range(1, 31))
 
 def _ring_contrast(grey: Image, space: Circle, px_per_mm: float) -> float:
     """How much a round-track space's printed circle shows as a thin line: in each direction, the darkest grey within
-    :data:`ROUND_RING_MM` of the circle below the lighter... of the grey :data:`ROUND_SIDE_MM` further in and out,
+    :data:`ROUND_RING_MM` of the circle below the darker of the grey :data:`ROUND_SIDE_MM` further in and out,
     as a share of the paper (median over the directions).  A crossed or coloured space stays a line; a stroke or a
     fill where no circle is printed is not one (dark on one side at least)."""
     angles = np.linspace(0.0, 2 * math.pi, ROUND_ANGLES, endpoint=False)
@@ -1286,7 +1283,9 @@ def _ring_contrast(grey: Image, space: Circle, px_per_mm: float) -> float:
 
     r = space.r_mm
     ring = sample(r + np.linspace(-ROUND_RING_MM, ROUND_RING_MM, 9)).min(axis=1)
-    sides = np.minimum(sample(np.array([r - ROUND_RING_MM - ROUND_SIDE_MM]))[:, 0], sample(np.array([r + ROUND_RING_MM + ROUND_SIDE_MM]))[:, 0])
+    sides = np.minimum(
+        sample(np.array([r - ROUND_RING_MM - ROUND_SIDE_MM]))[:, 0], sample(np.array([r + ROUND_RING_MM + ROUND_SIDE_MM]))[:, 0]
+    )
     paper = float(np.percentile(grey, 90)) or 1.0
     return float(np.median(sides - ring)) / paper
 
