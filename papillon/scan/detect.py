@@ -1310,7 +1310,9 @@ def round_count(coarse: Image, px_per_mm: float = RECT_PX_PER_MM) -> int | None:
     return rounds
 
 
-def identify_by_geometry(coarse: Image, registration: Registration | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str, object]]:
+def identify_by_geometry(
+    photo: Image, located: Located, registration: Registration | None, pyramid: tuple[Image, float]
+) -> tuple[GardenLayout, tuple[Plot, ...], dict[str, object]]:
     """The layout of a sheet whose QR code cannot be decoded, told by what is printed (ScanError if it cannot be).
 
     The registration dots (found) say release 2 (release 1 has none); the round track's circles say the round
@@ -1321,7 +1323,8 @@ def identify_by_geometry(coarse: Image, registration: Registration | None) -> tu
     if registration is None:
         raise ScanError(QR_UNREADABLE)
     default = garden_layout()
-    rounds = round_count(coarse)
+    # Through the dots' local fit: a bow moves the round track a millimetre or more off the homography's place.
+    rounds = round_count(rectify(photo, located, registration=registration, pyramid=pyramid))
     candidates = [
         (layout_id, released)
         for layout_id, released in released_garden_layouts().items()
@@ -1366,7 +1369,7 @@ def find_sheet(photo: Image) -> Sheet:
         text = read_qr(photo, located, default, width)
     if located.reprojection_mm > MAX_REPROJECTION_MM and registration is None:
         raise ScanError(_not_flat(located.reprojection_mm))
-    layout, fields, payload = identify(text) if text is not None else identify_by_geometry(coarse, registration)
+    layout, fields, payload = identify(text) if text is not None else identify_by_geometry(photo, located, registration, pyramid)
     if located.reprojection_mm > MAX_REPROJECTION_MM and not layout.registration:
         raise ScanError(_not_flat(located.reprojection_mm))
     if not layout.registration:
