@@ -688,3 +688,19 @@ def test_a_sheet_printed_in_grey_is_read_by_its_marks_colour(good):
     grey = dataclasses.replace(m, chroma=np.zeros_like(m.chroma))
     with pytest.raises(ScanError, match=r"^the photo has no colour"):
         classify.check_sheet(grey, rectified, garden_layout())
+
+
+def test_a_marker_the_whole_photo_loses_is_found_where_the_others_put_it(good):
+    # Issue 21: a marker in a deep shadow (or small, or defocused) refused a readable photo as "could not be read".
+    photo = D.load_photo(good.jpeg)
+    located = D.locate(photo)
+    box = garden_layout().markers[3].box
+    corners = np.array([[[box.x_mm - 3, box.y_mm - 3]], [[box.right_mm + 3, box.bottom_mm + 3]]], np.float64)
+    (xa, ya), (xb, yb) = np.round(cv2.perspectiveTransform(corners, located.homography).reshape(-1, 2)).astype(int)
+    (x0, x1), (y0, y1) = sorted((xa, xb)), sorted((ya, yb))
+    shaded = photo.astype(np.float32)
+    shaded[y0:y1, x0:x1] = 60 + (shaded[y0:y1, x0:x1] - 60) * 0.2  # a fifth of its contrast, in a dark shadow
+    shaded = shaded.astype(np.uint8)
+    assert 3 not in D._find_markers(cv2.cvtColor(shaded, cv2.COLOR_RGB2GRAY))
+    again = D.locate(shaded)
+    assert np.abs(again.marker_corners_px - located.marker_corners_px).max() < 1.0
