@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import random
 import subprocess
 import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -18,9 +20,10 @@ from click.testing import CliRunner  # noqa: E402
 from photos.synth import Style, _drawn_blank, draw_garden, photograph, random_garden, synthetic_photo, truth  # noqa: E402
 
 from papillon.cli import main  # noqa: E402
+from papillon.edition import standard_edition  # noqa: E402
 from papillon.errors import ScanError  # noqa: E402
 from papillon.garden import Garden  # noqa: E402
-from papillon.layout import garden_layout, sheet_payload  # noqa: E402
+from papillon.layout import Rect, garden_layout, sheet_payload  # noqa: E402
 from papillon.scan import ScanReviewError, classify, is_image, read_photo, review_marks  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan.classify import Reading  # noqa: E402
@@ -280,9 +283,22 @@ def test_a_heic_photo_asks_for_a_jpeg():
     assert _fail(heic) == "p.jpg: HEIC photos cannot be read here: export it as JPEG"
 
 
-def test_markers_but_no_readable_qr(good):
+def test_an_unreadable_qr_code_with_dots_and_round_track_seen_reads_the_layout_from_them(good):
+    # Issue 21: a blurred or curled QR code refused photos whose markers and grid were found.
     qr = garden_layout().qr
     data = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
+    result = read_photo(data, accept_uncertain=True)
+    assert result.sheet.layout.id == garden_layout(10).id
+    assert result.sheet.starting_fields == standard_edition().rules.starting_fields
+    assert "# QR code unreadable: layout told by its registration dots and round track; starting fields assumed (B4 D2)" in result.notation
+    assert result.notation.split("papillon garden v1", 1)[1].count("# ?") == len(result.asked)
+
+
+def test_markers_but_no_readable_qr_nor_round_track(good):
+    qr = garden_layout().qr
+    track = garden_layout().rounds
+    painted = _paint(good, (qr.x_mm - 1, qr.y_mm - 1, qr.w_mm + 2, qr.h_mm + 2), 235)
+    data = _paint(types.SimpleNamespace(jpeg=painted), (track[0].cx_mm - 6, 44.0, track[-1].cx_mm - track[0].cx_mm + 12, 12.0), 235)
     assert _fail(data) == "p.jpg: found the sheet's markers but could not read its QR code — keep it sharp, unshaded and uncovered"
 
 
@@ -628,3 +644,63 @@ def test_a_second_sheet_partly_in_view_with_slightly_larger_markers_is_left_out(
     found = {i: [other[i], whole[i]] if i in (2, 3) else [whole[i]] for i in D.GARDEN_MARKER_IDS}
     chosen = D._choose_sheet(layout, found)
     assert all(np.array_equal(chosen[i], whole[i]) for i in D.GARDEN_MARKER_IDS)
+
+
+def _washed_out(rectified: np.ndarray, plots: range, lift: bool) -> np.ndarray:
+    """The sheet with ``plots`` (and their outlines) at 40 % of their contrast: lifted toward white (glare's
+    added light) or toward the paper's own grey there (what low light or a shadow's tone curve does)."""
+    out = rectified.astype(np.float32).copy()
+    px = D.RECT_PX_PER_MM
+    for plot in plots:
+        box = garden_layout().plots[plot]
+        ys = slice(round((box.y_mm - 1.5) * px), round((box.bottom_mm + 1.5) * px))
+        xs = slice(round((box.x_mm - 1.5) * px), round((box.right_mm + 1.5) * px))
+        region = out[ys, xs]
+        target = 255.0 if lift else np.percentile(region, 95, axis=(0, 1))
+        out[ys, xs] = target - (target - region) * 0.4
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_glare_is_refused_by_the_light_it_adds_not_by_lost_contrast_alone(good):
+    # Issue 21: "glare washes out much of the garden" refused photos with no glare (low light, warm light, a bow).
+    rectified = D.find_sheet(D.load_photo(good.jpeg)).rectified
+    px = D.RECT_PX_PER_MM
+    dim = _washed_out(rectified, range(8), lift=False)
+    washed = classify.check_sheet(classify.maps(dim, px), dim, garden_layout())
+    assert sum(w >= classify.GLARE_WASHOUT for w in washed) >= 7
+    glared = _washed_out(rectified, range(8), lift=True)
+    with pytest.raises(ScanError, match=r"^glare washes out much of the garden"):
+        classify.check_sheet(classify.maps(glared, px), glared, garden_layout())
+
+
+def test_a_sheet_printed_in_grey_is_read_by_its_marks_colour(good):
+    # Issue 21: a --mono sheet's outlines are grey, its stamps are not: it was refused as a greyscale photo.
+    rectified = D.find_sheet(D.load_photo(good.jpeg)).rectified
+    m = classify.maps(rectified, D.RECT_PX_PER_MM)
+    chroma = m.chroma.copy()
+    for box in garden_layout().plots:  # the printed outlines in grey, the marks as they are
+        for x in (box.x_mm, box.right_mm):
+            chroma[m.box(Rect(x - 0.6, box.y_mm - 0.6, 1.2, box.h_mm + 1.2))] = 0.0
+    grey_outlines = dataclasses.replace(m, chroma=chroma)
+    assert classify.photo_colour(grey_outlines, garden_layout()) < classify.COLOUR_CHROMA_MIN
+    assert classify.marks_colour(grey_outlines, garden_layout()) >= classify.MARKS_CHROMA_MIN
+    classify.check_sheet(grey_outlines, rectified, garden_layout())  # not refused
+    grey = dataclasses.replace(m, chroma=np.zeros_like(m.chroma))
+    with pytest.raises(ScanError, match=r"^the photo has no colour"):
+        classify.check_sheet(grey, rectified, garden_layout())
+
+
+def test_a_marker_the_whole_photo_loses_is_found_where_the_others_put_it(good):
+    # Issue 21: a marker in a deep shadow (or small, or defocused) refused a readable photo as "could not be read".
+    photo = D.load_photo(good.jpeg)
+    located = D.locate(photo)
+    box = garden_layout().markers[3].box
+    corners = np.array([[[box.x_mm - 3, box.y_mm - 3]], [[box.right_mm + 3, box.bottom_mm + 3]]], np.float64)
+    (xa, ya), (xb, yb) = np.round(cv2.perspectiveTransform(corners, located.homography).reshape(-1, 2)).astype(int)
+    (x0, x1), (y0, y1) = sorted((xa, xb)), sorted((ya, yb))
+    shaded = photo.astype(np.float32)
+    shaded[y0:y1, x0:x1] = 60 + (shaded[y0:y1, x0:x1] - 60) * 0.2  # a fifth of its contrast, in a dark shadow
+    shaded = shaded.astype(np.uint8)
+    assert 3 not in D._find_markers(cv2.cvtColor(shaded, cv2.COLOR_RGB2GRAY))
+    again = D.locate(shaded)
+    assert np.abs(again.marker_corners_px - located.marker_corners_px).max() < 1.0

@@ -238,6 +238,11 @@ def _read(
     )
     readings = detect.doubt_misregistered(readings, sheet)
     header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
+    if sheet.payload.get("told_by") == "geometry":
+        fields_text = " ".join(plot_name(p) for p in sheet.starting_fields) or "none"
+        header.append(
+            f"# QR code unreadable: layout told by its registration dots and round track; starting fields assumed ({fields_text})"
+        )
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)
         header.append(f"# colour key not stamped for {blank}: typical ink colours assumed")

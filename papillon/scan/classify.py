@@ -42,7 +42,7 @@ from numpy.typing import NDArray
 from papillon.edition import COLOUR_NAMES
 from papillon.errors import ScanError
 from papillon.grid import EDGES, PLOTS, SIZE, Plot, plot_col, plot_name, plot_row
-from papillon.layout import Circle, GardenLayout, Rect
+from papillon.layout import PLOT_GAP_MM, Circle, GardenLayout, Rect
 
 FloatImage = NDArray[Any]
 
@@ -303,6 +303,19 @@ GLARE_CONFIDENCE_MAX = 0.7
 """Highest confidence of a reading under glare (below the review threshold: a washed-out mark looks like none)."""
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
+GLARE_BRIGHT_RATIO = 1.08
+"""A plot's paper this much brighter than the sheet's median plot's is lit by glare (:func:`glare_bright`)."""
+GLARE_CLIPPED = 248.0
+"""... or this bright (8-bit grey, the 90th percentile): clipped highlights, when the whole sheet is bright."""
+MARKS_DARKNESS_MIN = 0.12
+"""Darkness (0-1, white-corrected) from which a pixel of the garden or the key is a mark or print, for
+:func:`marks_colour`."""
+MARKS_PIXELS_MIN = 200.0
+"""Fewest such pixels (in mm², so per sheet, any resolution) for the marks' colour to say anything."""
+MARKS_CHROMA_SHARE = 0.05
+"""The most colourful share of the marked pixels whose lowest chroma is the marks' colour."""
+MARKS_CHROMA_MIN = 12.0
+"""Marks' chroma under which a photo whose printed outlines show no colour is refused as without colour."""
 
 X_FLOWER_COVERAGE_MIN = 0.6
 """A flower whose pen ink covers this share of both diagonals' length, ..."""
@@ -1326,6 +1339,55 @@ def washout(m: Maps, layout: GardenLayout) -> list[float]:
     return [max(0.0, 1.0 - c / reference) for c in contrast]
 
 
+def marks_colour(m: Maps, layout: GardenLayout) -> float:
+    """How colourful the marks are: the Lab chroma of the inked pixels of the garden and the colour key (their
+    :data:`MARKS_CHROMA_SHARE` most colourful share).  A sheet printed in grey (``--mono``) has grey outlines,
+    yet its stamps and felt are as colourful as on a colour sheet; a greyscale photo's marks show no colour."""
+    parts = [m.chroma[m.box(layout.garden)][m.darkness[m.box(layout.garden)] > MARKS_DARKNESS_MIN]]
+    for circle in layout.colour_key:
+        where, inside = _disc(m, circle, circle.r_mm * KEY_CORE)
+        parts.append(m.chroma[where][inside & (m.darkness[where] > MARKS_DARKNESS_MIN)])
+    inked = np.concatenate(parts)
+    if inked.size < MARKS_PIXELS_MIN * m.px_per_mm**2:
+        return 0.0
+    return float(np.quantile(inked, 1.0 - MARKS_CHROMA_SHARE))
+
+
+def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float) -> list[bool]:
+    """Whether each plot's paper is lit beyond the sheet's own (glare adds light: it is brighter than the paper
+    elsewhere, or clipped), from the photo as taken (not white-corrected): the 90th percentile of its grey over
+    the plot and the gutter around it, against the median of that over all plots."""
+    grey = rectified.astype(np.float32).mean(axis=2)
+    levels = []
+    for box in layout.plots:
+        pad = PLOT_GAP_MM / 2
+        ys = slice(round((box.y_mm - pad) * px_per_mm), round((box.bottom_mm + pad) * px_per_mm))
+        xs = slice(round((box.x_mm - pad) * px_per_mm), round((box.right_mm + pad) * px_per_mm))
+        levels.append(float(np.percentile(grey[ys, xs], 90)))
+    reference = float(np.median(levels))
+    return [level >= min(GLARE_BRIGHT_RATIO * reference, GLARE_CLIPPED) for level in levels]
+
+
+def check_sheet(m: Maps, rectified: NDArray[Any], layout: GardenLayout) -> list[float]:
+    """ScanError when the photo has no usable colour, its colours are filtered, or glare hides much of the garden;
+    else how washed out each plot is (:func:`washout`), for the items under glare to be doubted.
+
+    Glare is judged by what it hides and by its light: a plot counts toward the refusal only when its printed
+    outline is washed out *and* its paper is brighter than the sheet's (:func:`glare_bright`).  Low light, a warm
+    white balance, a bow's shading or a shadow lower the outlines' contrast in places too, but never lift the paper.
+    """
+    if photo_colour(m, layout) < COLOUR_CHROMA_MIN and marks_colour(m, layout) < MARKS_CHROMA_MIN:
+        raise ScanError(NO_COLOUR)
+    if colours_shifted(key_rings(m, layout), outline_hue_gap(m, layout), grey_stamps(m, layout)):
+        raise ScanError(COLOUR_SHIFTED)
+    washed = washout(m, layout)
+    bright = glare_bright(rectified, layout, m.px_per_mm)
+    glared = sum(share >= GLARE_WASHOUT and lit for share, lit in zip(washed, bright, strict=True))
+    if glared >= GLARE_REFUSE_SHARE * len(PLOTS):
+        raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
+    return washed
+
+
 def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Reading:
     """``reading`` with its chosen value's probability lowered to ``confidence`` (the rest shared as before)."""
     top, p = reading.probabilities[0]
@@ -1419,15 +1481,8 @@ def read_sheet(
     marked for review.
     """
     m = maps(rectified, px_per_mm)
-    colour = photo_colour(m, layout)
-    if colour < COLOUR_CHROMA_MIN:
-        raise ScanError(NO_COLOUR)
-    if colours_shifted(key_rings(m, layout), outline_hue_gap(m, layout), grey_stamps(m, layout)):
-        raise ScanError(COLOUR_SHIFTED)
-    washed = washout(m, layout)
+    washed = check_sheet(m, rectified, layout)
     shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
-    if sum(share >= GLARE_WASHOUT for share in washed) >= GLARE_REFUSE_SHARE * len(PLOTS):
-        raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     calibration = calibrate(m, layout)
     plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
     plots = [

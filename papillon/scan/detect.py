@@ -34,6 +34,7 @@ from papillon.layout import (
     PAYLOAD_FORMAT,
     PAYLOAD_VERSION,
     PLOT_GAP_MM,
+    Circle,
     GardenLayout,
     garden_layout,
     parse_starting_fields,
@@ -58,6 +59,10 @@ MIN_SHEET_PX_PER_MM = 2.0
 """Smallest resolution of the sheet in the photo (px per mm): a 0.5 mm pencil line must cover a pixel."""
 MAX_REPROJECTION_MM = 1.0
 """Largest RMS distance (mm) between the marker corners found and where a flat sheet puts them."""
+BOWED_REPROJECTION_MM = 2.0
+"""... or this, on a sheet whose registration dots are found: a bow with a curled edge moves its markers 1.0-1.2 mm
+off a flat sheet (photogen3 development seeds 2015, 4000) and the dots' local fit follows it; the grid's own
+bend then decides (:data:`BENT_SHEET_MM`)."""
 RECT_PX_PER_MM = 6.0
 """Resolution of the rectified sheet (px per mm)."""
 MAP_STEP_MM = 3.0
@@ -149,6 +154,15 @@ photos with a corner out of frame 1.7-3.4)."""
 MARKER_RETRY_SCALES = (0.66, 0.45, 0.3)
 """When a garden marker is missing, the photo is searched again at these fractions of the detection size: defocus
 blurs a marker's edges over more pixels than the detector's corner finding allows, fewer in a smaller copy."""
+LOCAL_MARKER_SIDE_PX = 96.0
+"""A marker the whole photo lost is looked for again in a crop around where the markers found put it, resampled
+so that the marker's side spans about this many pixels (a small marker, 31 px, is then drawn large enough for the
+detector's corner finding; a defocused one is drawn smaller, its blur spanning fewer pixels)."""
+LOCAL_MARKER_SCALES = (1.0, 0.6, 0.4)
+"""Fractions of :data:`LOCAL_MARKER_SIDE_PX` tried in the crop (the sharp size first, then for defocus)."""
+LOCAL_MARKER_REACH = 0.5
+"""Furthest a marker found in the crop may lie from where the others put it, in marker sides (else another
+sheet's)."""
 SMALL_MARKER_PX = 32.0
 """When a marker in the frame is lost and the ones found are smaller than this (px), the sheet is too small in the
 photo for its markers to be read reliably: the photo is blamed on distance, not on a cover or a shadow."""
@@ -491,6 +505,49 @@ def _why_missing(
     return f"{word} {_names(inside)} {verb} in the photo but could not be read — uncover it, keep it out of shadow and lay the corner flat"
 
 
+def _search_near(layout: GardenLayout, quads: dict[int, NDArray[Any]], grey: Image, shrink: float) -> dict[int, NDArray[Any]]:
+    """Markers lost in the whole photo, found again where the markers in ``quads`` (px at ``shrink``) put them.
+
+    The detector's thresholds are tuned for markers of some size and sharpness; a crop around the predicted
+    marker, resampled to a standard marker size and stretched to its own black and white, is read when the marker
+    is small (31 px), defocused or in a shadow.  Only an instance where it is expected is kept.
+    """
+    homography, error = _fit(layout, quads)
+    if homography is None or error > MAX_REPROJECTION_MM:
+        return {}
+    h, w = grey.shape
+    found: dict[int, NDArray[Any]] = {}
+    for marker_id in GARDEN_MARKER_IDS:
+        if marker_id in quads:
+            continue
+        corners = np.array(layout.markers[marker_id].box.corners_mm(), np.float64).reshape(-1, 1, 2)
+        expected = cv2.perspectiveTransform(corners, homography).reshape(-1, 2) / shrink
+        side = math.sqrt(max(cv2.contourArea(expected.astype(np.float32)), 1.0))
+        centre = expected.mean(axis=0)
+        x0, y0 = max(0, int(centre[0] - 1.5 * side)), max(0, int(centre[1] - 1.5 * side))
+        x1, y1 = min(w, int(centre[0] + 1.5 * side) + 1), min(h, int(centre[1] + 1.5 * side) + 1)
+        if x1 - x0 < side or y1 - y0 < side:
+            continue
+        crop = grey[y0:y1, x0:x1]
+        lo, hi = np.percentile(crop, 1), np.percentile(crop, 99)
+        stretched = np.clip((crop.astype(np.float32) - lo) * 255.0 / max(hi - lo, 1.0), 0, 255).astype(np.uint8)
+        for fraction in LOCAL_MARKER_SCALES:
+            factor = LOCAL_MARKER_SIDE_PX * fraction / side
+            size = (max(8, round((x1 - x0) * factor)), max(8, round((y1 - y0) * factor)))
+            resized = cv2.resize(stretched, size, interpolation=cv2.INTER_CUBIC if factor > 1 else cv2.INTER_AREA)
+            padded = cv2.copyMakeBorder(resized, 16, 16, 16, 16, cv2.BORDER_REPLICATE)
+            instances = [(q - 16) / factor + (x0, y0) for q in _find_markers(padded).get(marker_id, [])]
+            near = [q for q in instances if np.linalg.norm(q.mean(axis=0) - centre) <= LOCAL_MARKER_REACH * side]
+            if near:
+                found[marker_id] = near[0] * shrink
+                break
+    return found
+
+
+def _not_flat(error_mm: float) -> str:
+    return f"the sheet is not flat (its markers are {error_mm:.1f} mm off a flat sheet) — lay it flat and photograph it from above"
+
+
 def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
     """The homography of the garden sheet in ``photo``, or ScanError saying what is wrong."""
     layout = layout or garden_layout()
@@ -515,6 +572,10 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
             for quad in instances:
                 _add_instance(found, marker_id, quad / factor)
     garden_ids = [i for i in GARDEN_MARKER_IDS if i in found]
+    if 2 <= len(garden_ids) < len(GARDEN_MARKER_IDS):
+        for marker_id, quad in _search_near(layout, _choose_sheet(layout, found), grey, shrink).items():
+            _add_instance(found, marker_id, quad)
+        garden_ids = [i for i in GARDEN_MARKER_IDS if i in found]
     if not garden_ids:
         if any(i in found for i in FILL_MARKER_IDS):
             raise ScanError("this is the fill sheet (side B) — photograph the garden side (side A)")
@@ -549,10 +610,8 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
         raise ScanError("the markers found do not form a sheet — photograph the whole garden side, flat")
     error_px = np.sqrt(np.mean(np.sum((projected - dst) ** 2, axis=1)))
     error_mm = float(error_px / (sum(scales) / len(scales)))
-    if error_mm > MAX_REPROJECTION_MM:
-        raise ScanError(
-            f"the sheet is not flat (its markers are {error_mm:.1f} mm off a flat sheet) — lay it flat and photograph it from above"
-        )
+    if error_mm > BOWED_REPROJECTION_MM:
+        raise ScanError(_not_flat(error_mm))
     px_per_mm = min(scales)
     if px_per_mm < MIN_SHEET_PX_PER_MM:
         raise ScanError(f"the sheet is too small in the photo ({px_per_mm:.1f} px per mm, need {MIN_SHEET_PX_PER_MM}) — move closer")
@@ -1166,10 +1225,13 @@ def _decode(detector: cv2.QRCodeDetector, image: NDArray[Any]) -> str | None:
     return str(text) if text else None
 
 
+QR_UNREADABLE = "found the sheet's markers but could not read its QR code — keep it sharp, unshaded and uncovered"
+
+
 def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str, object]]:
     """The layout and starting fields named by the QR text, or ScanError."""
     if text is None:
-        raise ScanError("found the sheet's markers but could not read its QR code — keep it sharp, unshaded and uncovered")
+        raise ScanError(QR_UNREADABLE)
     try:
         payload = json.loads(text)
     except json.JSONDecodeError:
@@ -1191,6 +1253,90 @@ def identify(text: str | None) -> tuple[GardenLayout, tuple[Plot, ...], dict[str
     except ValueError as error:
         raise ScanError(f"the sheet's QR code names bad starting fields: {error}") from None
     return layout, fields, payload
+
+
+ROUND_RING_MM = 0.8
+"""Half-width (mm) of the band around a round-track space's printed circle where its ring is looked for (a bowed
+sheet moves it that much before the local fit)."""
+ROUND_SIDE_MM = 0.8
+"""How far (mm) beyond that band, in and out, the grey it is compared with lies."""
+ROUND_RING_MIN = 0.06
+"""Darkness (share of the paper's grey) by which the ring of every space of a round count must exceed the paper
+outside it for that count to fit."""
+ROUND_ANGLES = 48
+"""Directions in which a space's ring is sampled."""
+ROUND_COUNTS = tuple(range(1, 31))
+"""Round counts a released layout may be printed for (:func:`papillon.layout.released_garden_layouts`)."""
+
+
+def _ring_contrast(grey: Image, space: Circle, px_per_mm: float) -> float:
+    """How much a round-track space's printed circle shows as a thin line: in each direction, the darkest grey within
+    :data:`ROUND_RING_MM` of the circle below the darker of the grey :data:`ROUND_SIDE_MM` further in and out,
+    as a share of the paper (median over the directions).  A crossed or coloured space stays a line; a stroke or a
+    fill where no circle is printed is not one (dark on one side at least)."""
+    angles = np.linspace(0.0, 2 * math.pi, ROUND_ANGLES, endpoint=False)
+
+    def sample(radii: NDArray[Any]) -> NDArray[Any]:
+        xs = ((space.cx_mm + np.outer(np.cos(angles), radii)) * px_per_mm - 0.5).astype(np.float32)
+        ys = ((space.cy_mm + np.outer(np.sin(angles), radii)) * px_per_mm - 0.5).astype(np.float32)
+        return np.asarray(cv2.remap(grey, xs, ys, cv2.INTER_LINEAR))
+
+    r = space.r_mm
+    ring = sample(r + np.linspace(-ROUND_RING_MM, ROUND_RING_MM, 9)).min(axis=1)
+    sides = np.minimum(
+        sample(np.array([r - ROUND_RING_MM - ROUND_SIDE_MM]))[:, 0], sample(np.array([r + ROUND_RING_MM + ROUND_SIDE_MM]))[:, 0]
+    )
+    paper = float(np.percentile(grey, 90)) or 1.0
+    return float(np.median(sides - ring)) / paper
+
+
+def round_count(coarse: Image, px_per_mm: float = RECT_PX_PER_MM) -> int | None:
+    """The round count the sheet's round track was printed for, or None when the track does not say it surely.
+
+    It is the largest count every one of whose spaces shows a printed circle; counts of fewer rounds put their
+    spaces on some of its spaces, so the spaces two more rounds would add (where they lie apart from its own)
+    must show clean paper, neither a circle nor a mark: a track half hidden fits a smaller count too.
+    """
+    grey = cv2.cvtColor(coarse, cv2.COLOR_RGB2GRAY).astype(np.float32)
+    fitting = [n for n in ROUND_COUNTS if min(_ring_contrast(grey, s, px_per_mm) for s in garden_layout(n).rounds) >= ROUND_RING_MIN]
+    if not fitting:
+        return None
+    rounds = max(fitting)
+    own = garden_layout(rounds).rounds
+    if rounds + 2 in ROUND_COUNTS:
+        added = [s for s in garden_layout(rounds + 2).rounds if all(abs(s.cx_mm - o.cx_mm) > 2 * s.r_mm for o in own)]
+        if any(abs(_ring_contrast(grey, s, px_per_mm)) >= ROUND_RING_MIN for s in added):
+            return None
+    return rounds
+
+
+def identify_by_geometry(
+    photo: Image, located: Located, registration: Registration | None, pyramid: tuple[Image, float]
+) -> tuple[GardenLayout, tuple[Plot, ...], dict[str, object]]:
+    """The layout of a sheet whose QR code cannot be decoded, told by what is printed (ScanError if it cannot be).
+
+    The registration dots (found) say release 2 (release 1 has none); the round track's circles say the round
+    count (each count puts them elsewhere).  No count that fits, or not exactly one released layout for it, and
+    the photo is refused as before.  The starting fields, carried only by the QR code, are taken as the standard
+    edition's (the output says so).
+    """
+    if registration is None:
+        raise ScanError(QR_UNREADABLE)
+    default = garden_layout()
+    # Through the dots' local fit: a bow moves the round track a millimetre or more off the homography's place.
+    rounds = round_count(rectify(photo, located, registration=registration, pyramid=pyramid))
+    candidates = [
+        (layout_id, released)
+        for layout_id, released in released_garden_layouts().items()
+        if released.rounds == rounds and released.layout.registration == default.registration
+    ]
+    if len(candidates) != 1:
+        raise ScanError(QR_UNREADABLE)
+    layout_id, released = candidates[0]
+    from papillon.edition import standard_edition
+
+    fields = tuple(standard_edition().rules.starting_fields)
+    return released.layout, fields, {"format": PAYLOAD_FORMAT, "layout": layout_id, "told_by": "geometry"}
 
 
 def _colourless(photo: Image) -> bool:
@@ -1221,7 +1367,11 @@ def find_sheet(photo: Image) -> Sheet:
     text = read_qr(photo, located, default, width, registration)
     if text is None and registration is not None:
         text = read_qr(photo, located, default, width)
-    layout, fields, payload = identify(text)
+    if located.reprojection_mm > MAX_REPROJECTION_MM and registration is None:
+        raise ScanError(_not_flat(located.reprojection_mm))
+    layout, fields, payload = identify(text) if text is not None else identify_by_geometry(photo, located, registration, pyramid)
+    if located.reprojection_mm > MAX_REPROJECTION_MM and not layout.registration:
+        raise ScanError(_not_flat(located.reprojection_mm))
     if not layout.registration:
         return Sheet(located, coarse, layout, fields, payload, paper, width)
     if registration is None or layout.registration != default.registration:
