@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papillon.coach import RolloutPolicy, coach_bot, coach_choice, mean, paired_stderr, rollout_scores
+from papillon.coach import RolloutPolicy, coach_bot, coach_choice, exact_scores, mean, paired_stderr, rollout_scores
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.log import GameLog, derive_seed, replay
@@ -167,21 +167,20 @@ def _hints_by_decision(log: GameLog) -> dict[int, str]:
 
 def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bot | None = None, coach_by: Bot | None = None) -> Decision:
     """One decision reviewed: the player's action against the coach's choice (``coach_by``: another
-    bot's), by paired rollouts of ``policy`` (default :class:`~papillon.coach.RolloutPolicy`)."""
+    bot's), by paired rollouts of ``policy`` (default :class:`~papillon.coach.RolloutPolicy`), or by
+    every outcome of the chance left when that is no more than the rollouts (:func:`papillon.coach.exact_scores`)."""
     decision_seed = derive_seed(seed, "review", moment.event)
     state, player, action = moment.state, moment.player, moment.action
     coach = coach_choice(state, player, decision_seed, coach_by or _COACH.get())
-    candidates = [action] if coach == action else [action, coach]
-    # Agreeing with the coach loses nothing whatever the rollouts say: fewer of them only make its expected score rougher.
-    used = rollouts if len(candidates) == 2 else max(1, rollouts // 2)
-    scores = rollout_scores(state, player, candidates, decision_seed, used, policy)
-    expected = mean(scores[0])
-    best, best_expected, stderr = action, expected, 0.0
-    if len(candidates) == 2:
-        stderr = paired_stderr(scores[1], scores[0])
-        if mean(scores[1]) > expected:
-            best, best_expected = coach, mean(scores[1])
     view = state.solo(player)
+    same = coach == action or view.apply(coach) == view.apply(action)
+    # A choice the same as the coach's loses nothing whatever the rollouts say: one rollout tells its expected score.
+    candidates = [action] if same else [action, coach]
+    used = max(1, rollouts // 4) if same else rollouts
+    expected, coach_expected, stderr = _worths(state, player, candidates, decision_seed, used, policy)
+    best, best_expected = action, expected
+    if coach_expected > expected:
+        best, best_expected = coach, coach_expected
     return Decision(
         moment.event,
         player,
@@ -197,6 +196,17 @@ def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bo
         view.describe(action),
         view.describe(best),
     )
+
+
+def _worths(state: GameState, player: int, candidates: Sequence[Action], seed: int, rollouts: int, policy: Bot | None) -> tuple[float, float, float]:
+    """The expected final score of the player's action and of the coach's (the first again when it is the
+    only candidate), and the standard error of their difference: exact when the chance left is small."""
+    exact = exact_scores(state, player, candidates, seed, rollouts, policy)
+    if exact is not None:
+        return float(exact[0]), float(exact[-1]), 0.0
+    scores = rollout_scores(state, player, candidates, seed, rollouts, policy)
+    stderr = paired_stderr(scores[-1], scores[0]) if len(scores) == 2 else 0.0
+    return mean(scores[0]), mean(scores[-1]), stderr
 
 
 class _CoachCache:
@@ -222,7 +232,19 @@ def _judge_all(moments_: Sequence[Moment], seed: int, rollouts: int) -> list[Dec
 def _judge_chunk(log: GameLog, events: Sequence[int], players: Sequence[int], seed: int, rollouts: int) -> list[Decision]:
     """A worker's share: the log replayed there (a state is cheap to rebuild, costly to send), those decisions judged."""
     wanted = set(events)
-    return _judge_all([m for m in moments(log, players) if m.event in wanted], seed, rollouts)
+    return _judge_all([m for m in _replayed(log, players) if m.event in wanted], seed, rollouts)
+
+
+_REPLAYED: dict[tuple[str, tuple[int, ...]], list[Moment]] = {}
+"""A worker's last replayed log (by its text and seats): each of its jobs needs the same moments."""
+
+
+def _replayed(log: GameLog, players: Sequence[int]) -> list[Moment]:
+    key = (log.text(), tuple(players))
+    if key not in _REPLAYED:
+        _REPLAYED.clear()
+        _REPLAYED[key] = moments(log, players)
+    return _REPLAYED[key]
 
 
 def review(
