@@ -111,10 +111,30 @@ def exact_scores(
     """
     policy = policy or RolloutPolicy()
     view = state.solo(player)
+    if not actions or _sequences(view.apply(actions[0]), seed, policy, limit) > limit:
+        return None
     try:
         return [_expectation(view.apply(action), seed, (), policy, [limit]) for action in actions]
-    except _TooMany:
+    except _TooMany:  # a game whose chance events depend on the choices made: more sequences on another path
         return None
+
+
+def _sequences(state: GameState, seed: int, policy: Bot, limit: int) -> int:
+    """The number of sequences of chance outcomes from here, counted along the path of every first outcome
+    (the engine's counts depend on the round, not on the path), or more than ``limit`` once it passes it."""
+    count = 1
+    path: tuple[int, ...] = ()
+    ties = random.Random(derive_seed(seed, "ties"))
+    while not state.is_over() and count <= limit:
+        if state.is_chance():
+            count *= chance_count(state)
+            path = (*path, 0)
+            ties = random.Random(derive_seed(seed, "ties", *path))
+            if count <= limit:
+                state = state.apply(state.chance_outcomes()[0][0])
+        else:
+            state = state.apply(policy.choose(state, ties))
+    return count
 
 
 class _TooMany(Exception):

@@ -2,9 +2,12 @@
 
 A decision is every choice of a seat with more than one legal action.  For each, the player's own
 action and the coach's choice (:func:`papillon.coach.coach_choice`) are played on to the game's end
-by the same rollouts (:func:`papillon.coach.rollout_scores`, common random numbers); ``best`` is the
-better of the two (the player's own when they tie), ``lost = best_expected - expected`` (never
-negative) and ``stderr`` the standard error of the paired difference.  Each decision's rollouts draw
+by the same rollouts (:func:`papillon.coach.rollout_scores`, common random numbers), or by every
+outcome of the chance left when there are no more sequences of them than rollouts (the last round:
+one; :func:`papillon.coach.exact_scores`); ``best`` is the better of the two (the player's own when
+they tie), ``lost = best_expected - expected`` (never negative) and ``stderr`` the standard error of
+the paired difference.  A choice whose result is the coach's gets one rollout, and the coach's choice
+is played on past half the rollouts only if it did better in one of them.  Each decision's rollouts draw
 from ``derive_seed(seed, "review", event)``, so a review depends only on the log and its seed (and not
 on how many processes share the work).
 """
@@ -24,9 +27,9 @@ from papillon.engine.state import GameState
 from papillon.words import plural
 
 REVIEW_ROLLOUTS = 4
-"""Rollouts per candidate of a decision (a power of two: the averages of whole scores, and so every
-``lost`` and their sums, are exact in binary).  Four keep a 10-round review under 30 s on two cores;
-bench/bench_review.py measures both the time and the uncertainty."""
+"""Rollouts per candidate of a decision where the player and the coach disagree (a power of two, as are
+the 2 and 1 of the shortcuts: the averages of whole scores, and so every ``lost`` and their sums, are
+exact in binary).  bench/bench_review.py measures the time and the uncertainty (docs/COACH.md)."""
 CHUNK = 6
 """Decisions per job handed to a worker (progress moves by one job)."""
 
@@ -198,7 +201,9 @@ def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bo
     )
 
 
-def _worths(state: GameState, player: int, candidates: Sequence[Action], seed: int, rollouts: int, policy: Bot | None) -> tuple[float, float, float]:
+def _worths(
+    state: GameState, player: int, candidates: Sequence[Action], seed: int, rollouts: int, policy: Bot | None
+) -> tuple[float, float, float]:
     """The expected final score of the player's action and of the coach's (the first again when it is the
     only candidate), and the standard error of their difference: exact when the chance left is small."""
     exact = exact_scores(state, player, candidates, seed, rollouts, policy)

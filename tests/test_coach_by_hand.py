@@ -17,6 +17,7 @@ difference is one of −1, 1, 3.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 
@@ -24,7 +25,7 @@ import pytest
 
 from papillon.coach import paired_stderr, rollout_scores
 from papillon.edition import edition_from_toml
-from papillon.engine.actions import Action
+from papillon.engine.actions import Action, Kind
 from papillon.engine.log import GameLog
 from papillon.game_review import Moment, judge, moments
 
@@ -130,7 +131,7 @@ SMALL = edition_from_toml(
     + ']\n[dice]\nfaces = [{ caterpillars = 1, extra = "field" }, { caterpillars = 2 }]\n'
 )
 # Nine rounds of a greedy game of seed 2 under it (play_game(2, [GreedyBot()], SMALL)), to the end of round 9.
-NINE_ROUNDS = (
+NINE_ROUNDS = (  # the events, joined by "|"
     "deal po,sh,bf,tr,fp,ha,gz|start B4|reveal 22.25.8|roll 2 1 1|pair 1|part centre|plot C1|part die|fill red|gnome critter|"
     "fill hh|reveal 24.14.9|roll 1 1 1|pair 1|part die|plot B5|part centre|from B4|to B1|feature po|plot D2|reveal 6.19.28|"
     "roll 1 1 2|pair 3|part die|gnome critter|fill hh|part corner|fill red|plot C3|from B2|to E2|gnome critter|fill hh|"
@@ -140,7 +141,7 @@ NINE_ROUNDS = (
     "part corner|skip|gnome critter|fill hh|gnome critter|fill hh|plot D4|reveal 21.5.7|roll 2 2 2|pair 3|part centre|"
     "plot A4|part die|feature gz|plot B4|reveal 18.11.1|roll 2 2 1|pair 3|part centre|plot B3|part die|plot C5|feature bf|"
     "plot C5|gnome field|plot D1"
-).split("|")
+)
 
 
 class FirstLegal:
@@ -153,7 +154,7 @@ class FirstLegal:
 
 
 def _nine_rounds() -> GameLog:
-    events = [{"chance": e} if e.split()[0] in {"deal", "reveal", "roll"} else {"player": 0, "action": e} for e in NINE_ROUNDS]
+    events = [{"chance": e} if e.split()[0] in {"deal", "reveal", "roll"} else {"player": 0, "action": e} for e in NINE_ROUNDS.split("|")]
     return GameLog(2, SMALL, [{"name": "Ann", "bot": "greedy"}], events)
 
 
@@ -183,6 +184,31 @@ def test_sampled_rollouts_of_a_real_game_pair_the_same_cards() -> None:
     # With 32 rollouts (< 48 sequences) the review samples, and each rollout gives both choices the same cards and
     # dice: every paired difference is the enumeration's (part corner - part die is 46 - 45 or 47 - 46: always 1),
     # so the loss is exactly 1 whichever outcomes were drawn, with no uncertainty; only the level is sampled.
-    expected, best_expected, lost, stderr, best, coach = _judged(88, 32)
+    expected, _, lost, stderr, best, coach = _judged(88, 32)
     assert (lost, stderr, best, coach) == (1.0, 0.0, "part corner", "part corner")
     assert 45 <= expected <= 46 and expected * 32 == int(expected * 32)  # a mean of 32 scores of 45 or 46
+
+
+class CountingFirstLegal(FirstLegal):
+    """FirstLegal that counts the rollouts it plays: each passes round 10's choice of a pair once."""
+
+    def __init__(self) -> None:
+        self.rollouts = 0
+
+    def choose(self, state: object, rng: random.Random) -> Action:
+        action = super().choose(state, rng)
+        self.rollouts += state.round == 10 and action.kind is Kind.PAIR  # type: ignore[attr-defined]
+        return action
+
+
+def test_rollouts_are_spared_where_the_coach_never_does_better() -> None:
+    (before_die,) = [m for m in moments(_nine_rounds()) if m.event == 88]
+    (before_farm,) = [m for m in moments(_nine_rounds()) if m.event == 91]
+    counted = []
+    for moment in (before_die, before_farm, dataclasses.replace(before_die, action=Action.parse("part corner"))):
+        policy = CountingFirstLegal()
+        judge(moment, seed=5, rollouts=32, policy=policy, coach_by=FirstLegal())  # type: ignore[arg-type]
+        counted.append(policy.rollouts)
+    # 88: the coach's part corner does better in every rollout, so both choices get all 32; 91: the coach's B5 never
+    # does better than the player's C5, so both stop at 16; part corner is the coach's own choice: 32 / 4 for it alone.
+    assert counted == [64, 32, 8]
