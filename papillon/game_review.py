@@ -268,10 +268,13 @@ def review(
     rollouts: int = REVIEW_ROLLOUTS,
     jobs: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
+    threaded: bool = False,
 ) -> Review:
     """Review ``players``' decisions (default every seat); ``on_progress(done, total)`` hears of each job.
 
-    ``jobs`` > 1 shares the decisions among that many worker processes; the result is the same."""
+    ``jobs`` > 1 shares the decisions among that many worker processes; the result is the same.  A caller
+    with threads of its own (a server) says ``threaded``: the workers are then started by a fork server,
+    never forked from a process whose other threads may hold locks."""
     seats = tuple(range(len(log.names)) if players is None else sorted(set(players)))
     seed = default_seed(log) if seed is None else seed
     found = moments(log, seats)
@@ -279,7 +282,7 @@ def review(
     decisions: list[Decision] = []
     if on_progress is not None:
         on_progress(0, len(found))
-    for done in _run(log, seats, chunks, seed, rollouts, jobs):
+    for done in _run(log, seats, chunks, seed, rollouts, jobs, threaded):
         decisions += done
         if on_progress is not None:
             on_progress(len(decisions), len(found))
@@ -291,16 +294,22 @@ def review(
     return Review(seed, rollouts, log.names, seats, tuple(ranked), tuple(hints))
 
 
-def _run(log: GameLog, seats: Sequence[int], chunks: list[list[Moment]], seed: int, rollouts: int, jobs: int) -> Iterator[list[Decision]]:
+def _run(
+    log: GameLog, seats: Sequence[int], chunks: list[list[Moment]], seed: int, rollouts: int, jobs: int, threaded: bool
+) -> Iterator[list[Decision]]:
     if jobs <= 1 or len(chunks) <= 1:
         policy = RolloutPolicy()
         for chunk in chunks:
             yield [judge(m, seed, rollouts, policy) for m in chunk]
         return
     from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
+    from multiprocessing import get_all_start_methods, get_context
 
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn" if sys.platform == "darwin" else "fork")) as pool:
+    if threaded:
+        method = "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
+    else:
+        method = "spawn" if sys.platform == "darwin" else "fork"
+    with ProcessPoolExecutor(jobs, mp_context=get_context(method)) as pool:
         futures = [pool.submit(_judge_chunk, log, [m.event for m in chunk], seats, seed, rollouts) for chunk in chunks]
         for future in futures:
             yield future.result()

@@ -58,7 +58,8 @@ def test_a_review_sums_its_losses_never_negative_and_is_deterministic() -> None:
     log = _short_log(rounds=1)
     first = review(log, rollouts=2, seed=11)
     again = review(log, rollouts=2, seed=11, jobs=2)
-    assert first.as_json() == again.as_json()
+    from_a_server = review(log, rollouts=2, seed=11, jobs=2, threaded=True)  # workers from a fork server
+    assert first.as_json() == again.as_json() == from_a_server.as_json()
     data = first.as_json()
     assert {"player", "round", "action", "best", "expected", "best_expected", "lost"} <= set(data["decisions"][0])
     assert all(d["lost"] >= 0 and d["lost"] == d["best_expected"] - d["expected"] for d in data["decisions"])
