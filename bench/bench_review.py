@@ -73,7 +73,8 @@ def main() -> None:
             print(json.dumps(row), flush=True)
             lost.append(row["lost_points"][0])  # type: ignore[index]
         means[bot] = statistics.mean(lost)
-        print(json.dumps({"bot": bot, "games": count, "mean_lost": round(means[bot], 2)}), flush=True)
+        se = statistics.stdev(lost) / len(lost) ** 0.5 if len(lost) > 1 else 0.0
+        print(json.dumps({"bot": bot, "games": count, "mean_lost": round(means[bot], 2), "se": round(se, 2)}), flush=True)
     ranked = means["random"] > means["greedy"] > means["search"]
     print(json.dumps({"ranks_as_scores": ranked, **{k: round(v, 2) for k, v in means.items()}}))
 

@@ -2,9 +2,12 @@
 
 A decision is every choice of a seat with more than one legal action.  For each, the player's own
 action and the coach's choice (:func:`papillon.coach.coach_choice`) are played on to the game's end
-by the same rollouts (:func:`papillon.coach.rollout_scores`, common random numbers); ``best`` is the
-better of the two (the player's own when they tie), ``lost = best_expected - expected`` (never
-negative) and ``stderr`` the standard error of the paired difference.  Each decision's rollouts draw
+by the same rollouts (:func:`papillon.coach.rollout_scores`, common random numbers), or by every
+outcome of the chance left when there are no more sequences of them than rollouts (the last round:
+one; :func:`papillon.coach.exact_scores`); ``best`` is the better of the two (the player's own when
+they tie), ``lost = best_expected - expected`` (never negative) and ``stderr`` the standard error of
+the paired difference.  A choice whose result is the coach's gets one rollout, and the coach's choice
+is played on past half the rollouts only if it did better in one of them.  Each decision's rollouts draw
 from ``derive_seed(seed, "review", event)``, so a review depends only on the log and its seed (and not
 on how many processes share the work).
 """
@@ -16,7 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from papillon.coach import RolloutPolicy, coach_bot, coach_choice, mean, paired_stderr, rollout_scores
+from papillon.coach import RolloutPolicy, coach_bot, coach_choice, exact_scores, mean, paired_stderr, rollout_scores
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.log import GameLog, derive_seed, replay
@@ -24,9 +27,9 @@ from papillon.engine.state import GameState
 from papillon.words import plural
 
 REVIEW_ROLLOUTS = 4
-"""Rollouts per candidate of a decision (a power of two: the averages of whole scores, and so every
-``lost`` and their sums, are exact in binary).  Four keep a 10-round review under 30 s on two cores;
-bench/bench_review.py measures both the time and the uncertainty."""
+"""Rollouts per candidate of a decision where the player and the coach disagree (a power of two, as are
+the 2 and 1 of the shortcuts: the averages of whole scores, and so every ``lost`` and their sums, are
+exact in binary).  bench/bench_review.py measures the time and the uncertainty (docs/COACH.md)."""
 CHUNK = 6
 """Decisions per job handed to a worker (progress moves by one job)."""
 
@@ -167,21 +170,20 @@ def _hints_by_decision(log: GameLog) -> dict[int, str]:
 
 def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bot | None = None, coach_by: Bot | None = None) -> Decision:
     """One decision reviewed: the player's action against the coach's choice (``coach_by``: another
-    bot's), by paired rollouts of ``policy`` (default :class:`~papillon.coach.RolloutPolicy`)."""
+    bot's), by paired rollouts of ``policy`` (default :class:`~papillon.coach.RolloutPolicy`), or by
+    every outcome of the chance left when that is no more than the rollouts (:func:`papillon.coach.exact_scores`)."""
     decision_seed = derive_seed(seed, "review", moment.event)
     state, player, action = moment.state, moment.player, moment.action
     coach = coach_choice(state, player, decision_seed, coach_by or _COACH.get())
-    candidates = [action] if coach == action else [action, coach]
-    # Agreeing with the coach loses nothing whatever the rollouts say: fewer of them only make its expected score rougher.
-    used = rollouts if len(candidates) == 2 else max(1, rollouts // 2)
-    scores = rollout_scores(state, player, candidates, decision_seed, used, policy)
-    expected = mean(scores[0])
-    best, best_expected, stderr = action, expected, 0.0
-    if len(candidates) == 2:
-        stderr = paired_stderr(scores[1], scores[0])
-        if mean(scores[1]) > expected:
-            best, best_expected = coach, mean(scores[1])
     view = state.solo(player)
+    same = coach == action or view.apply(coach) == view.apply(action)
+    # A choice the same as the coach's loses nothing whatever the rollouts say: one rollout tells its expected score.
+    candidates = [action] if same else [action, coach]
+    used = max(1, rollouts // 4) if same else rollouts
+    expected, coach_expected, stderr = _worths(state, player, candidates, decision_seed, used, policy)
+    best, best_expected = action, expected
+    if coach_expected > expected:
+        best, best_expected = coach, coach_expected
     return Decision(
         moment.event,
         player,
@@ -197,6 +199,27 @@ def judge(moment: Moment, seed: int, rollouts: int = REVIEW_ROLLOUTS, policy: Bo
         view.describe(action),
         view.describe(best),
     )
+
+
+def _worths(
+    state: GameState, player: int, candidates: Sequence[Action], seed: int, rollouts: int, policy: Bot | None
+) -> tuple[float, float, float]:
+    """The expected final score of the player's action and of the coach's (the first again when it is the
+    only candidate), and the standard error of their difference: exact when the chance left is small."""
+    exact = exact_scores(state, player, candidates, seed, rollouts, policy)
+    if exact is not None:
+        return float(exact[0]), float(exact[-1]), 0.0
+    half = rollouts // 2 if len(candidates) == 2 else 0
+    scores = rollout_scores(state, player, candidates, seed, half or rollouts, policy)
+    # Successive halving: the coach's choice is played on further only if it beat the player's in some
+    # rollout of the first half; a choice never beaten loses nothing there, and the loss is weighed by all
+    # the rollouts wherever it is counted (half the rollouts spared where it stops: 40-60% of the disagreements
+    # of greedy's and search's games).
+    if half and any(c > p for p, c in zip(*scores, strict=True)):
+        more = rollout_scores(state, player, candidates, seed, rollouts - half, policy, first=half)
+        scores = [done + rest for done, rest in zip(scores, more, strict=True)]
+    stderr = paired_stderr(scores[-1], scores[0]) if len(scores) == 2 else 0.0
+    return mean(scores[0]), mean(scores[-1]), stderr
 
 
 class _CoachCache:
@@ -222,7 +245,19 @@ def _judge_all(moments_: Sequence[Moment], seed: int, rollouts: int) -> list[Dec
 def _judge_chunk(log: GameLog, events: Sequence[int], players: Sequence[int], seed: int, rollouts: int) -> list[Decision]:
     """A worker's share: the log replayed there (a state is cheap to rebuild, costly to send), those decisions judged."""
     wanted = set(events)
-    return _judge_all([m for m in moments(log, players) if m.event in wanted], seed, rollouts)
+    return _judge_all([m for m in _replayed(log, players) if m.event in wanted], seed, rollouts)
+
+
+_REPLAYED: dict[tuple[str, tuple[int, ...]], list[Moment]] = {}
+"""A worker's last replayed log (by its text and seats): each of its jobs needs the same moments."""
+
+
+def _replayed(log: GameLog, players: Sequence[int]) -> list[Moment]:
+    key = (log.text(), tuple(players))
+    if key not in _REPLAYED:
+        _REPLAYED.clear()
+        _REPLAYED[key] = moments(log, players)
+    return _REPLAYED[key]
 
 
 def review(
@@ -233,10 +268,13 @@ def review(
     rollouts: int = REVIEW_ROLLOUTS,
     jobs: int = 1,
     on_progress: Callable[[int, int], None] | None = None,
+    threaded: bool = False,
 ) -> Review:
     """Review ``players``' decisions (default every seat); ``on_progress(done, total)`` hears of each job.
 
-    ``jobs`` > 1 shares the decisions among that many worker processes; the result is the same."""
+    ``jobs`` > 1 shares the decisions among that many worker processes; the result is the same.  A caller
+    with threads of its own (a server) says ``threaded``: the workers are then started by a fork server,
+    never forked from a process whose other threads may hold locks."""
     seats = tuple(range(len(log.names)) if players is None else sorted(set(players)))
     seed = default_seed(log) if seed is None else seed
     found = moments(log, seats)
@@ -244,7 +282,7 @@ def review(
     decisions: list[Decision] = []
     if on_progress is not None:
         on_progress(0, len(found))
-    for done in _run(log, seats, chunks, seed, rollouts, jobs):
+    for done in _run(log, seats, chunks, seed, rollouts, jobs, threaded):
         decisions += done
         if on_progress is not None:
             on_progress(len(decisions), len(found))
@@ -256,16 +294,22 @@ def review(
     return Review(seed, rollouts, log.names, seats, tuple(ranked), tuple(hints))
 
 
-def _run(log: GameLog, seats: Sequence[int], chunks: list[list[Moment]], seed: int, rollouts: int, jobs: int) -> Iterator[list[Decision]]:
+def _run(
+    log: GameLog, seats: Sequence[int], chunks: list[list[Moment]], seed: int, rollouts: int, jobs: int, threaded: bool
+) -> Iterator[list[Decision]]:
     if jobs <= 1 or len(chunks) <= 1:
         policy = RolloutPolicy()
         for chunk in chunks:
             yield [judge(m, seed, rollouts, policy) for m in chunk]
         return
     from concurrent.futures import ProcessPoolExecutor
-    from multiprocessing import get_context
+    from multiprocessing import get_all_start_methods, get_context
 
-    with ProcessPoolExecutor(jobs, mp_context=get_context("spawn" if sys.platform == "darwin" else "fork")) as pool:
+    if threaded:
+        method = "forkserver" if "forkserver" in get_all_start_methods() else "spawn"
+    else:
+        method = "spawn" if sys.platform == "darwin" else "fork"
+    with ProcessPoolExecutor(jobs, mp_context=get_context(method)) as pool:
         futures = [pool.submit(_judge_chunk, log, [m.event for m in chunk], seats, seed, rollouts) for chunk in chunks]
         for future in futures:
             yield future.result()

@@ -50,8 +50,9 @@ def review_fragment(review: Review, log: GameLog) -> str:
     out += [f"<li>{escape(line)}</li>" for line in review.summary()]
     out.append("</ul>")
     out.append(
-        f"<p>Each choice is played on to the game's end {review.rollouts} times, the same cards and dice for both choices "
-        f"(seed {review.seed}); ± is the standard error of the difference.</p>"
+        f"<p>Each choice is played on to the game's end up to {review.rollouts} times (fewer where the coach's choice is the "
+        f"player's or never did better), the same cards and dice for both choices (seed {review.seed}); ± is the standard "
+        "error of the difference.</p>"
     )
     drawn = [d for d in review.decisions if d.lost > 0][:DRAWN]
     for number, decision in enumerate(drawn, start=1):

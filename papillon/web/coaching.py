@@ -25,6 +25,7 @@ from papillon.datafolder import games_dir
 from papillon.files import read_text, write_atomic
 from papillon.game_review import REVIEW_ROLLOUTS, review
 from papillon.session import PlaySession, Seat, SessionError
+from papillon.simulation import default_jobs
 from papillon.web import views, workers
 from papillon.web.games import deciding_seat
 from papillon.web.state import BOT_WAIT_SECONDS, Papillon, read_form, text_field
@@ -139,7 +140,9 @@ class CoachViews:
             job.done, job.total = done, total
 
         try:
-            result = review(session.log, rollouts=ROLLOUTS, on_progress=heard)
+            # Worker processes: the review's CPU work is off the server's GIL, and on two cores a 3-seat game's
+            # review takes half the time (docs/COACH.md).
+            result = review(session.log, rollouts=ROLLOUTS, on_progress=heard, jobs=default_jobs(), threaded=True)
             write_atomic(path, review_fragment(result, session.log))
         except (SessionError, ValueError, OSError) as error:
             job.error = f"The review could not be made: {error}"
