@@ -24,6 +24,7 @@ import random
 from papillon.engine.actions import Action, Kind
 from papillon.engine.bots import STRATEGIC, TIE, GreedyBot, value
 from papillon.engine.evaluate import board_score, potential
+from papillon.engine.outlook import outlook
 from papillon.engine.state import Board, GameState
 from papillon.rules import joining_edges, patches
 
@@ -37,10 +38,12 @@ class ExpertBot:
 
     name = "expert"
 
-    def __init__(self, explore: int = 1, epsilon: float = 0.15, pairs: float = 0.8) -> None:
+    def __init__(self, explore: int = 1, epsilon: float = 0.15, pairs: float = 0.8, outlook: bool = True, plot_outlook: bool = False) -> None:
         self.explore = explore
         self.epsilon = epsilon
         self.pairs = pairs
+        self.outlook = outlook
+        self.plot_outlook = plot_outlook
         self.greedy = GreedyBot()
         """Plays what is neither strategic nor a plot (bricks, butterfly paths), in the game and in the lines tried."""
 
@@ -56,6 +59,10 @@ class ExpertBot:
         """The expert's move without looking ahead: plots by :meth:`_plot_worth`, the rest greedy."""
         if len(legal) > 1 and legal[0].kind is Kind.PLOT:
             player = state.current
+            if self.plot_outlook:
+                afters = [state.apply(action) for action in legal]
+                worths = [board_score(after.boards[player], state.edition) + outlook(after, player) for after in afters]
+                return _best(legal, worths, rng)
             worths = [self._plot_worth(state.apply(action).boards[player], state) for action in legal]
             return _best(legal, worths, rng)
         return self.greedy.choose(state, rng)
@@ -86,6 +93,8 @@ class ExpertBot:
             legal = state.legal_actions()
             explore = epsilon and rng.random() < epsilon
             state = state.apply(legal[rng.randrange(len(legal))] if explore else self._policy(state, legal, rng))
+        if self.outlook:
+            return board_score(state.boards[player], state.edition) + outlook(state, player)
         return value(state, player)
 
 
