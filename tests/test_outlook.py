@@ -19,7 +19,7 @@ def test_the_signs_of_a_hand_made_garden():
     assert EDITION.rules.patch_min == 3, "two flowers of one colour are a pair, not yet a patch"
     expected = {
         "bias": 1.0,
-        "empty": 18,
+        "empty": 25 - 6,
         "fields": 1,
         "butterflies": 3,
         "flowers": 4,
@@ -42,7 +42,7 @@ def test_turns_left_counts_this_rounds_turn_until_it_is_played():
     state = dealt()
     assert (state.stage, state.round, turns_left(state)) == ("reveal", 1, 10)
     two = rolled(dealt(("Ann", "Bob")))
-    after_ann = run(two, "pair 0")
+    after_ann = run(two, "pair 1")
     while after_ann.current == 0:
         after_ann = after_ann.apply(after_ann.legal_actions()[0])
     assert (after_ann.stage, after_ann.current, turns_left(after_ann)) == ("turn", 1, 9), "Bob's turn: Ann's of round 1 is behind her"

@@ -19,7 +19,7 @@ from papillon.rules import FLOWER_CODES, evaluate, joining_edges, patches, rule_
 
 
 def turns_left(state: GameState) -> int:
-    """The turns (pairs to resolve) a seat has still ahead once its own turn or bonus is done: this round's, if not played yet, and the later ones.
+    """The turns (pairs to resolve) a seat has ahead once its own turn or bonus is done: this round's if not yet played, and later ones.
 
     In the turn stage another seat is playing, so this round's turn is behind the seat; in any
     other stage (a chance node, a round bonus, the start) this round's turn is still ahead.
