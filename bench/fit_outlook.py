@@ -71,7 +71,7 @@ def write(weights: dict[str, tuple[float, float]], note: str) -> None:
         f'"""Written by bench/fit_outlook.py ({note}): do not edit by hand (rerun the script)."""',
         "",
         "WEIGHTS: dict[str, tuple[float, float]] = {",
-        *(f"    {name!r}: {weight!r}," for name, weight in weights.items()),
+        *(f"    {json.dumps(name)}: {weight!r}," for name, weight in weights.items()),
         "}",
         '"""Each sign\'s (a, b): it weighs a·t + b·t² with t turns left (papillon.engine.outlook)."""',
         "",
