@@ -3,8 +3,9 @@
     nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json]
 
 Every bot plays the same solo games of the standard edition, game ``i`` on the seed
-``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 20, so the default
-master 2026 measures it on seeds it never saw.  Printed: each bot's average, the paired
+``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 30, and its outlook
+fitted on ``game_seed(3, i)``, i < 150 (bench/fit_outlook.py), so the default master 2026
+measures it on seeds it never saw.  Printed: each bot's average, the paired
 difference expert − search (the mean of the per-seed differences, with its standard error),
 and the expert's CPU time per decision (``time.process_time``: what one core gives, whatever
 the neighbours do) at p50, p90 and max, and per turn (every decision of one round).

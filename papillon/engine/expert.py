@@ -4,12 +4,13 @@ A turn has no chance in it: the cards and dice are on the table before the first
 every line of play the bot tries to the end of its turn is one it could really play.  For a
 strategic decision (which pair, which part first, which bubble, bonus, tile or colour) the expert
 tries each option once with its own policy and ``explore`` more times with some random
-exploration, and takes the option whose *best* line ends the turn with the best worth (score
-now plus the sheets' promise, :func:`papillon.engine.bots.value`).  The search bot averages its
-lines instead, and completes them with greedy, which places flowers by the points they score
-at once; the expert places them also where they start a patch (two flowers of one colour
-together: a third one makes three points of patch and feeds the Hammock), which the search bot
-only sees when the third flower comes.
+exploration, and takes the option whose *best* line ends the turn with the best worth.  The
+search bot averages its lines instead, judges them by the score now plus the sheets' promise,
+and completes them with greedy, which places flowers by the points they score at once.  The
+expert judges a position, at a line's end and for every plot its policy draws, by the score now
+plus its *outlook* (:mod:`papillon.engine.outlook`): the points still to come, a linear fit on
+positions of its own games, which sees that a Gazebo drawn early grows to its cap, that a free
+field waits for a feature, that two flowers of one colour begin a patch.
 
 It works from any state where a seat decides, mid-turn or not: it plays the seat
 ``state.current`` (in a game driven simultaneously it is given ``state.alone(seat)``), looks at
@@ -22,25 +23,25 @@ from __future__ import annotations
 import random
 
 from papillon.engine.actions import Action, Kind
-from papillon.engine.bots import STRATEGIC, TIE, GreedyBot, value
-from papillon.engine.evaluate import board_score, potential
-from papillon.engine.state import Board, GameState
-from papillon.rules import joining_edges, patches
+from papillon.engine.bots import STRATEGIC, TIE, GreedyBot
+from papillon.engine.evaluate import board_score
+from papillon.engine.outlook import outlook
+from papillon.engine.state import GameState
 
 
 class ExpertBot:
-    """Strategic options judged by the best of several lines to the end of the turn; plots by points and patches begun.
+    """Strategic options judged by the best of several lines to the end of the turn; plots by points plus outlook.
 
     ``explore`` lines with ``epsilon`` random choices are tried for each option besides the
-    bot's own line; ``pairs`` is the worth of each two-flower group while rounds remain.
+    bot's own line.  A position is worth its score now plus :func:`~papillon.engine.outlook.outlook`,
+    the points it is still expected to gain.
     """
 
     name = "expert"
 
-    def __init__(self, explore: int = 1, epsilon: float = 0.15, pairs: float = 0.8) -> None:
+    def __init__(self, explore: int = 1, epsilon: float = 0.15) -> None:
         self.explore = explore
         self.epsilon = epsilon
-        self.pairs = pairs
         self.greedy = GreedyBot()
         """Plays what is neither strategic nor a plot (bricks, butterfly paths), in the game and in the lines tried."""
 
@@ -53,20 +54,11 @@ class ExpertBot:
         return self._policy(state, legal, rng)
 
     def _policy(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        """The expert's move without looking ahead: plots by :meth:`_plot_worth`, the rest greedy."""
+        """The expert's move without looking ahead: plots by :func:`_worth`, the rest greedy."""
         if len(legal) > 1 and legal[0].kind is Kind.PLOT:
             player = state.current
-            worths = [self._plot_worth(state.apply(action).boards[player], state) for action in legal]
-            return _best(legal, worths, rng)
+            return _best(legal, [_worth(state.apply(action), player) for action in legal], rng)
         return self.greedy.choose(state, rng)
-
-    def _plot_worth(self, board: Board, state: GameState) -> float:
-        """The garden's score, a tie-break by the sheets' promise, and ``pairs`` per two-flower group while the game goes on."""
-        worth = board_score(board, state.edition) + self.greedy.tie_weight * potential(board, state.game.tables)
-        if state.round < state.edition.rules.rounds:
-            cells = board.cells
-            worth += self.pairs * sum(mask.bit_count() == 2 for _, mask in patches(cells, board.bricks & joining_edges(cells), 2))
-        return worth
 
     def _look_ahead(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
         player = state.current
@@ -86,7 +78,12 @@ class ExpertBot:
             legal = state.legal_actions()
             explore = epsilon and rng.random() < epsilon
             state = state.apply(legal[rng.randrange(len(legal))] if explore else self._policy(state, legal, rng))
-        return value(state, player)
+        return _worth(state, player)
+
+
+def _worth(state: GameState, player: int) -> float:
+    """``player``'s score now plus the points the outlook expects still to come."""
+    return board_score(state.boards[player], state.edition) + outlook(state, player)
 
 
 def _best(legal: tuple[Action, ...], worths: list[float], rng: random.Random) -> Action:

@@ -1,0 +1,30 @@
+"""Written by bench/fit_outlook.py (expert games on game_seed(3, i), i < 150, ridge 1.0): do not edit by hand (rerun the script)."""
+
+WEIGHTS: dict[str, tuple[float, float]] = {
+    "bias": (3.21149, -0.028327),
+    "bonus_pending": (0.51653, -0.024567),
+    "butterflies": (0.07177, -0.00886),
+    "caterpillars": (0.02109, -0.008441),
+    "colours_patched": (0.10805, -0.030278),
+    "empty": (0.1951, 0.00183),
+    "fields": (0.42488, -0.009455),
+    "flowers": (0.15886, 0.029396),
+    "flowers_flown": (-0.13945, 0.003167),
+    "ladders": (0.07541, 0.0358),
+    "missing_features": (0.21593, -0.013433),
+    "pairs": (0.25661, 0.018781),
+    "rondel": (0.0, 0.0),
+    "room_bf": (-0.0242, 0.001345),
+    "room_gz": (0.114, -0.001322),
+    "room_ha": (0.10351, 0.000162),
+    "room_po": (0.10256, -0.000836),
+    "tile_bf": (-0.19363, 0.010756),
+    "tile_fp": (-0.49974, 0.052045),
+    "tile_gz": (-0.07178, -0.032343),
+    "tile_ha": (0.15449, -0.014339),
+    "tile_po": (0.58849, -0.101203),
+    "tile_sh": (0.27724, -0.0024),
+    "tile_tr": (-0.42518, 0.056245),
+    "tracks": (-0.01812, 0.02457),
+}
+"""Each sign's (a, b): it weighs a·t + b·t² with t turns left (papillon.engine.outlook)."""
