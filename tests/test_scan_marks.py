@@ -140,3 +140,25 @@ def test_a_dark_felt_fill_run_past_its_bubble_all_round_is_filled_not_taken_for_
     # Measured around that bubble alone, its paper is the fill's darkness.
     m = classify.maps(_sheet(blob), PX)
     assert classify._bubble_paper(m, c) > 0.5
+
+
+def _pale_field_run_into_the_gap(image: np.ndarray, plot: str, toward: str) -> None:
+    """Plot ``plot`` shaded pale green to its outline, the shading run on into the gap toward ``toward``."""
+    box = LAYOUT.plots[parse_plot(plot)]
+    slot = LAYOUT.edge_slots[EDGES.index((parse_plot(plot), parse_plot(toward)))]
+    right = slot.x1_mm - 0.3 if slot.x1_mm == slot.x2_mm else box.right_mm
+    cv2.rectangle(image, (round(box.x_mm * PX), round(box.y_mm * PX)), (round(right * PX), round(box.bottom_mm * PX)), (170, 212, 150), -1)
+
+
+def test_a_dark_green_felt_brick_beside_a_pale_green_field_run_into_the_gap_is_a_brick_not_its_spill() -> None:
+    # photogen3 development seeds 2002, 2010, 2030, 2039: a pen's brick in the hue of the neighbour's fill, far darker
+    # than that fill, was taken for its spill and read "none" (or "brick") at 0.5.
+    spilled = _edge(_sheet(lambda im: _pale_field_run_into_the_gap(im, "B2", "C2")), "B2", "C2")
+    assert dict(spilled.evidence)["spill"] > 0.1 and not (spilled.value == "brick" and spilled.confidence >= 0.9), spilled
+
+    def with_brick(image: np.ndarray) -> None:
+        _pale_field_run_into_the_gap(image, "B2", "C2")
+        _along("B2", "C2", image, (40, 105, 50), 5)
+
+    brick = _edge(_sheet(with_brick), "B2", "C2")
+    assert brick.value == "brick" and brick.confidence >= 0.9, brick

@@ -174,6 +174,9 @@ SPILL_INKED_SHARE = 0.2
 """Share of that strip in coloured ink above which the plot's ink reaches its border (and may spill past it)."""
 SPILL_HUE_DEG = 35.0
 """Hue difference (degrees) within which a coloured pixel in the path is taken for its neighbour's spilled ink."""
+SPILL_DARKER_MAX = 0.2
+"""How much darker (0-1) than its plot's fill at the border (90th percentile) ink in the gap may be and still be that
+fill's spill."""
 EDGE_SPILL_SHARE_MAX = 0.02
 """Share of an edge's band in a neighbour's spilled ink under which a dark coloured stroke there is a pen's line."""
 INK_CHROMA_SLOPE = 70.0
@@ -812,9 +815,10 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
 # --------------------------------------------------------------------------- edges and bubbles
 
 
-def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float] | None:
-    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue
-    and its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness)."""
+def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float, float] | None:
+    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue,
+    its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness) and how
+    dark it is (the 90th percentile of its darkness there)."""
     box = layout.plots[plot]
     near, far = SPILL_STRIP_MM
     if toward == plot + 1:
@@ -831,6 +835,7 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
         return None
     lab = m.lab[where][inked]
     ratio = float(np.median(m.chroma[where][inked] / np.maximum(m.darkness[where][inked], 0.02)))
+    level = float(np.percentile(m.darkness[where][inked], 90))
     hue = math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1]))))
     # Spilled ink is continuous with the plot's own fill: the same ink lies further in.  A pen's brick that
     # wobbles into the strip is no fill (photogen2 seeds 800014, 800038: blue ballpoint bricks read as spill).
@@ -843,7 +848,7 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
     hue_deep = math.degrees(math.atan2(float(np.median(lab_deep[:, 2])), float(np.median(lab_deep[:, 1]))))
     if abs((hue_deep - hue + 180.0) % 360.0 - 180.0) >= SPILL_HUE_DEG:
         return None
-    return hue, ratio
+    return hue, ratio, level
 
 
 def _inward_strip(box: Rect, plot: Plot, toward: Plot, near: float, far: float) -> Rect:
@@ -920,11 +925,16 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     inky = _ink_like(chroma, dark)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
     base = dark.copy()
+    darker = np.zeros(dark.shape, bool)
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
         ink = _border_ink(m, layout, plot, other)
         if ink is not None:
-            hue, ratio = ink
-            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
+            hue, ratio, level = ink
+            # Spilled ink is the fill's own ink, no darker than it: a line far darker in its hue is a pen's brick (a
+            # dark green felt brick beside a field's pale green hatching, photogen3 development seeds 2002, 2030).
+            joined = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
+            theirs = joined & (dark < level + SPILL_DARKER_MAX)
+            darker |= joined & ~theirs
             spill |= theirs
             # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
             base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
@@ -962,6 +972,11 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         # a person decides (photogen3 development seeds 2001, 2013: bricks beside spilled felt read none at 0.93-0.98).
         # (It only ever lowers a reading of "none" to a doubt: it never makes a brick surer.)
         p = max(p, min(p_pen, 0.5))
+    # A line along the path's middle in the spill's hue but far darker than the fill it would have run from is a pen's.
+    p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m)
+    if p_darker >= ROBUST_CONFIDENCE and p_darker > p:
+        p = p_darker
+        line_darkness = max(line_darkness, darker_darkness)
     # A thin pen line (ballpoint) is too faint in darkness to cover the edge but plainly coloured against the paper.
     coloured_line = (chroma > EDGE_PEN_CHROMA_MIN) & ~spill & ~printed
     profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
