@@ -926,10 +926,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
     base = dark.copy()
     darker = np.zeros(dark.shape, bool)
+    inks = 0
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
         ink = _border_ink(m, layout, plot, other)
         if ink is not None:
             hue, ratio, level = ink
+            inks += 1
             # Spilled ink is the fill's own ink, no darker than it: a line far darker in its hue is a pen's brick (a
             # dark green felt brick beside a field's pale green hatching, photogen3 development seeds 2002, 2030).
             joined = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
@@ -973,8 +975,9 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         # (It only ever lowers a reading of "none" to a doubt: it never makes a brick surer.)
         p = max(p, min(p_pen, 0.5))
     # A line along the path's middle in the spill's hue but far darker than the fill it would have run from is a pen's.
+    # (Where both neighbours' fills reach the gap, their inks overlapping there are darker than either: no pen's.)
     p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m)
-    if p_darker >= ROBUST_CONFIDENCE and p_darker > p:
+    if inks == 1 and p_darker >= ROBUST_CONFIDENCE and p_darker > p:
         p = p_darker
         line_darkness = max(line_darkness, darker_darkness)
     # A thin pen line (ballpoint) is too faint in darkness to cover the edge but plainly coloured against the paper.
