@@ -174,6 +174,9 @@ SPILL_INKED_SHARE = 0.2
 """Share of that strip in coloured ink above which the plot's ink reaches its border (and may spill past it)."""
 SPILL_HUE_DEG = 35.0
 """Hue difference (degrees) within which a coloured pixel in the path is taken for its neighbour's spilled ink."""
+SPILL_DARKER_MAX = 0.2
+"""How much darker (0-1) than its plot's fill at the border (90th percentile) ink in the gap may be and still be that
+fill's spill."""
 EDGE_SPILL_SHARE_MAX = 0.02
 """Share of an edge's band in a neighbour's spilled ink under which a dark coloured stroke there is a pen's line."""
 INK_CHROMA_SLOPE = 70.0
@@ -237,6 +240,11 @@ BUBBLE_INNER_PAPER_PERCENTILE = 10
 the bubble's paper is never darker than this."""
 BUBBLE_PRINT_MAX = 0.25
 """Darkest the printed butterfly may be taken to be (a fill is darker: a sheet of filled bubbles keeps its marks)."""
+BUBBLE_PAPER_EXCESS_MAX = 0.2
+"""How much darker (0-1) than the sheet's typical bubble paper one bubble's paper may be taken: darker, its ring is ink
+(a felt fill run past the bubble's outline all round), not paper (photogen3 development seeds 2013, 4024, 4045:
+dark felt fills read \"empty\" at 0.99, their paper taken 0.70-0.76 darker than the sheet's; empty bubbles on the
+development photos measured at most 0.14 above the sheet's, photogen2's filled blobs 0.40)."""
 BUBBLE_BRAMBLE_MIN = 0.1
 """Probability of a bramble in the plot from which a stroke through its bubble may be the bramble's X."""
 BUBBLE_MARK_MID = 0.07
@@ -820,9 +828,10 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
 # --------------------------------------------------------------------------- edges and bubbles
 
 
-def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float] | None:
-    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue
-    and its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness)."""
+def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float, float] | None:
+    """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue,
+    its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness) and how
+    dark it is (the 90th percentile of its darkness there)."""
     box = layout.plots[plot]
     near, far = SPILL_STRIP_MM
     if toward == plot + 1:
@@ -839,6 +848,7 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
         return None
     lab = m.lab[where][inked]
     ratio = float(np.median(m.chroma[where][inked] / np.maximum(m.darkness[where][inked], 0.02)))
+    level = float(np.percentile(m.darkness[where][inked], 90))
     hue = math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1]))))
     # Spilled ink is continuous with the plot's own fill: the same ink lies further in.  A pen's brick that
     # wobbles into the strip is no fill (photogen2 seeds 800014, 800038: blue ballpoint bricks read as spill).
@@ -851,7 +861,7 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
     hue_deep = math.degrees(math.atan2(float(np.median(lab_deep[:, 2])), float(np.median(lab_deep[:, 1]))))
     if abs((hue_deep - hue + 180.0) % 360.0 - 180.0) >= SPILL_HUE_DEG:
         return None
-    return hue, ratio
+    return hue, ratio, level
 
 
 def _inward_strip(box: Rect, plot: Plot, toward: Plot, near: float, far: float) -> Rect:
@@ -928,11 +938,18 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     inky = _ink_like(chroma, dark)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
     base = dark.copy()
+    darker = np.zeros(dark.shape, bool)
+    inks = 0
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
         ink = _border_ink(m, layout, plot, other)
         if ink is not None:
-            hue, ratio = ink
-            theirs = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
+            hue, ratio, level = ink
+            inks += 1
+            # Spilled ink is the fill's own ink, no darker than it: a line far darker in its hue is a pen's brick (a
+            # dark green felt brick beside a field's pale green hatching, photogen3 development seeds 2002, 2030).
+            joined = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
+            theirs = joined & (dark < level + SPILL_DARKER_MAX)
+            darker |= joined & ~theirs
             spill |= theirs
             # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
             base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
@@ -970,6 +987,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         # a person decides (photogen3 development seeds 2001, 2013: bricks beside spilled felt read none at 0.93-0.98).
         # (It only ever lowers a reading of "none" to a doubt: it never makes a brick surer.)
         p = max(p, min(p_pen, 0.5))
+    # A line along the path's middle in the spill's hue but far darker than the fill it would have run from is a pen's.
+    # (Where both neighbours' fills reach the gap, their inks overlapping there are darker than either: no pen's.)
+    p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m)
+    if inks == 1 and p_darker >= ROBUST_CONFIDENCE and p_darker > p:
+        p = p_darker
+        line_darkness = max(line_darkness, darker_darkness)
     # A thin pen line (ballpoint) is too faint in darkness to cover the edge but plainly coloured against the paper.
     coloured_line = (chroma > EDGE_PEN_CHROMA_MIN) & ~spill & ~printed
     profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
@@ -1035,7 +1058,16 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
+def bubble_papers(m: Maps, layout: GardenLayout) -> list[float]:
+    """Each bubble's paper darkness (:func:`_bubble_paper`), none taken darker than the sheet's typical one by more
+    than :data:`BUBBLE_PAPER_EXCESS_MAX`: a ring as dark as that is ink all round the bubble, and the sheet's
+    typical paper stands for it."""
+    papers = [_bubble_paper(m, layout.bubbles[plot]) for plot in PLOTS]
+    typical = float(np.median(papers))
+    return [typical if paper > typical + BUBBLE_PAPER_EXCESS_MAX else paper for paper in papers]
+
+
+def bubble_prints(m: Maps, layout: GardenLayout, papers: list[float] | None = None) -> list[FloatImage]:
     """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
 
     Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
@@ -1047,10 +1079,11 @@ def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
     """
     stack = []
     inside = np.zeros(0, bool)
+    papers = papers if papers is not None else bubble_papers(m, layout)
     for plot in PLOTS:
         circle = layout.bubbles[plot]
         where, inside = _bubble_window(m, circle)
-        stack.append(m.darkness[where] - _bubble_paper(m, circle))
+        stack.append(m.darkness[where] - papers[plot])
     darkness = np.stack(stack).astype(np.float32)
     typical = np.median(darkness, axis=0)
     peak = float(typical[inside].max()) if inside.any() else 0.0
@@ -1093,16 +1126,18 @@ def read_bubble(
     plot_reading: Reading | None = None,
     calibration: Calibration | None = None,
     printed: FloatImage | None = None,
+    paper: float | None = None,
 ) -> Reading:
     """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark); ``paper`` its
+    :func:`bubble_papers` (default: measured around this bubble alone).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
-    paper = _bubble_paper(m, circle)
+    paper = _bubble_paper(m, circle) if paper is None else paper
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
     dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
     n = max(int(inside.sum()), 1)
@@ -1492,8 +1527,9 @@ def read_sheet(
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
     edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
-    printed = bubble_prints(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
+    papers = bubble_papers(m, layout)
+    printed = bubble_prints(m, layout, papers)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], papers[p]) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
