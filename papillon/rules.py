@@ -458,8 +458,7 @@ def joining_edges(cells: tuple[str, ...]) -> int:
 def _link_edges(side: int) -> tuple[tuple[int, ...], ...]:
     """For each byte of a plot mask: the mask of the edges between its plots and their neighbours ``side`` plots on."""
     edge_of = [
-        1 << EDGE_INDEX[edge_between(p, p + side)] if p + side < len(PLOTS) and (side != 1 or p % SIZE != SIZE - 1) else 0
-        for p in PLOTS
+        1 << EDGE_INDEX[edge_between(p, p + side)] if p + side < len(PLOTS) and (side != 1 or p % SIZE != SIZE - 1) else 0 for p in PLOTS
     ]
     tables = []
     for chunk in range((len(PLOTS) + 7) // 8):

@@ -146,7 +146,9 @@ def test_the_counting_total_is_the_sum_of_the_categories_with_every_brick(garden
     from papillon.rules import _total
 
     cells, bricks, butterflies = compact(garden)
-    assert _total(cells, bricks, butterflies, edition) == sum(evaluate_rules(cells, bricks, butterflies, rule_tables(edition)).categories.values())
+    assert _total(cells, bricks, butterflies, edition) == sum(
+        evaluate_rules(cells, bricks, butterflies, rule_tables(edition)).categories.values()
+    )
 
 
 @CI
