@@ -25,8 +25,8 @@ from papillon.engine.state import (
     EDGE_ACTIONS,
     Board,
     GameState,
-    after_legal,
     _moves,  # the paths of a butterfly: the engine's rule, not a copy
+    after_legal,
 )
 from papillon.engine.tables import BRAMBLE, FIELD, Tables
 from papillon.engine.tasks import (
