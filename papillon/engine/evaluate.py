@@ -325,10 +325,10 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     gardens: list[Compact] = []
     if kind is AddBrick:
         for action in actions:
-            kind = action.kind
-            if kind is _EDGE:
+            verb = action.kind
+            if verb is _EDGE:
                 gardens.append((cells, bricks | 1 << action.edge, butterflies))
-            elif kind is _SKIP or kind is _FROM:
+            elif verb is _SKIP or verb is _FROM:
                 gardens.append((cells, bricks, butterflies))
             else:
                 return None
@@ -347,12 +347,12 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         if code is None:
             return None
         for action in actions:
-            kind = action.kind
-            if kind is _PLOT:
+            verb = action.kind
+            if verb is _PLOT:
                 drawn = list(cells)
                 drawn[action.plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
-            elif kind is _SKIP or kind is _FROM:
+            elif verb is _SKIP or verb is _FROM:
                 gardens.append((cells, bricks, butterflies))
             else:
                 return None
