@@ -161,3 +161,14 @@ def test_the_joining_edges_are_the_edges_between_two_flowers_of_one_colour(garde
     cells = compact(garden)[0]
     expected = sum(1 << i for i, edge in enumerate(EDGES) if cells[edge.a] in FLOWER_CODES and cells[edge.a] == cells[edge.b])
     assert joining_edges(cells) == expected
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from([1, 3]))
+def test_a_bots_unchecked_apply_is_the_checked_one(seed, players):
+    # after_legal skips apply's check for an action of legal_actions(): the same state, field by field, for every one.
+    from papillon.engine.state import after_legal
+
+    for state in _states(seed, "random", players):
+        for action in state.legal_actions():
+            assert after_legal(state, action) == state.apply(action)
