@@ -32,6 +32,7 @@ from papillon.grid import (
     EDGES,
     ORTHOGONAL_NEIGHBOURS,
     PLOTS,
+    SIZE,
     edge_between,
     flood,
     linked,
@@ -156,12 +157,8 @@ def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[s
     """Connected same-colour flowers, never across a brick, of at least ``patch_min`` plots (RULES §2.1):
     (colour code, plot mask), by their first plot."""
     right, down = open_sides(bricks)
-    colours: dict[str, int] = {}
-    for bit, code in zip(_PLOT_BITS, cells, strict=True):
-        if code in FLOWER_CODES:
-            colours[code] = colours.get(code, 0) | bit
     found = []
-    for colour, plots in colours.items():
+    for colour, plots in flower_masks(cells):
         same_right, same_down = links(plots, right, down)  # two flowers of this colour, no brick between them
         # A patch of two or more flowers starts at a linked one: lone flowers are never looked at.
         starts = plots if patch_min <= 1 else linked(same_right, same_down)
@@ -172,6 +169,17 @@ def patches(cells: tuple[str, ...], bricks: int, patch_min: int) -> list[tuple[s
                 found.append((colour, group))
     found.sort(key=lambda patch: patch[1] & -patch[1])
     return found
+
+
+@lru_cache(maxsize=1 << 16)
+def flower_masks(cells: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """(colour code, plot mask) of each colour in the garden, by its first plot (memoised: a bot scores
+    one garden under many brick sets, and :func:`patches` runs for every garden scored)."""
+    colours: dict[str, int] = {}
+    for bit, code in zip(_PLOT_BITS, cells, strict=True):
+        if code in FLOWER_CODES:
+            colours[code] = colours.get(code, 0) | bit
+    return tuple(colours.items())
 
 
 @lru_cache(maxsize=1 << 14)
@@ -386,16 +394,81 @@ def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editio
 
 @lru_cache(maxsize=1 << 16)
 def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
-    return sum(_score(cells, bricks, butterflies, rule_tables(edition))[0])
+    """``sum(_score(...)[0])``, counting only: the same finders, without the records the scorer explains
+    (tests/test_rules.py checks it against :func:`evaluate` on many gardens)."""
+    tables = rule_tables(edition)
+    scoring = edition.scoring
+    found = find_patches(cells, bricks, tables)
+    in_patches = in_enclosed = 0
+    for patch in found:
+        size = patch.plots.bit_count()
+        in_patches += size
+        if patch.face is not None and not patch.spoilers:
+            in_enclosed += size
+    points = scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
+    points += scoring.butterfly * butterflies.bit_count()
+    critter_points = tables.critter_points
+    if not critter_points.keys().isdisjoint(cells):
+        points += sum([critter_points[code] for code in cells if code in critter_points])
+    rules = tables.feature_rules
+    if not rules.keys().isdisjoint(cells):
+        points += _feature_points(cells, butterflies, found, tables) + scoring.unique_feature * len(rules.keys() & set(cells))
+    return points
+
+
+def _feature_points(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """The features' points of :func:`find_features`, summed (with ``feature_copies = "best"``, each tile's best copy)."""
+    rules = tables.feature_rules
+    each = tables.edition.scoring.feature_copies != "best"
+    points = 0
+    best: dict[str, int] = {}
+    for plot, code in enumerate(cells):
+        if code not in rules:
+            continue
+        rule = rules[code]
+        if rule is None:
+            got = 0
+        else:
+            got = rule.points * len(count_for_feature(rule, plot, cells, butterflies, found, tables))
+            if rule.max is not None and got > rule.max:
+                got = rule.max
+        if each:
+            points += got
+        elif code not in best or got > best[code]:
+            best[code] = got
+    return points if each else sum(best.values())
 
 
 @lru_cache(maxsize=1 << 16)
 def joining_edges(cells: tuple[str, ...]) -> int:
     """Mask of the edges between two flowers of one colour: the only bricks that change the patches."""
     joining = 0
-    for p, code in enumerate(cells):
-        if code in FLOWER_CODES:
-            for q, edge in NEIGHBOUR_EDGES[p]:
-                if q > p and cells[q] == code:
-                    joining |= 1 << edge
+    for _, plots in flower_masks(cells):
+        # Plots whose right (lower) neighbour holds the same colour, then the edges between, a byte of plots at a time.
+        right, down = plots & plots >> 1 & _NOT_LAST_COLUMN, plots & plots >> SIZE
+        chunk = 0
+        while right | down:
+            joining |= _RIGHT_LINK_EDGES[chunk][right & 255] | _LOWER_LINK_EDGES[chunk][down & 255]
+            right >>= 8
+            down >>= 8
+            chunk += 1
     return joining
+
+
+def _link_edges(side: int) -> tuple[tuple[int, ...], ...]:
+    """For each byte of a plot mask: the mask of the edges between its plots and their neighbours ``side`` plots on."""
+    edge_of = [
+        1 << EDGE_INDEX[edge_between(p, p + side)] if p + side < len(PLOTS) and (side != 1 or p % SIZE != SIZE - 1) else 0 for p in PLOTS
+    ]
+    tables = []
+    for chunk in range((len(PLOTS) + 7) // 8):
+        table = [0]
+        for bit, edges in enumerate(edge_of[8 * chunk : 8 * chunk + 8]):  # the values below 2**bit, then each with this bit set
+            table += [found | edges for found in table[: 1 << bit]]
+        tables.append(tuple(table + [0] * (256 - len(table))))
+    return tuple(tables)
+
+
+_NOT_LAST_COLUMN = sum(1 << p for p in PLOTS if p % SIZE != SIZE - 1)
+_RIGHT_LINK_EDGES = _link_edges(1)
+_LOWER_LINK_EDGES = _link_edges(SIZE)

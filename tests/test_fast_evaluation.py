@@ -134,3 +134,41 @@ def test_the_split_potential_is_the_potential_to_the_last_bit(garden, edition, l
     )
     assert garden_potential(sheet_potential(board, tables), cells, bricks, tables) == potential(board, tables)
     assert len(PLOTS) == len(cells)
+
+
+COPIES = (STANDARD, edition_from_toml('[scoring]\nfeature_copies = "best"\nunique_feature = 2\n'))
+
+
+@CI
+@given(any_gardens, st.sampled_from(COPIES))
+def test_the_counting_total_is_the_sum_of_the_categories_with_every_brick(garden, edition):
+    # rules._total counts without the scorer's records; asked with every brick (the memo above forgets some), the same sum.
+    from papillon.rules import _total
+
+    cells, bricks, butterflies = compact(garden)
+    assert _total(cells, bricks, butterflies, edition) == sum(
+        evaluate_rules(cells, bricks, butterflies, rule_tables(edition)).categories.values()
+    )
+
+
+@CI
+@given(any_gardens)
+def test_the_joining_edges_are_the_edges_between_two_flowers_of_one_colour(garden):
+    # rules.joining_edges works on colour masks a byte at a time; here the rule read plot by plot.
+    from papillon.grid import EDGES
+    from papillon.rules import FLOWER_CODES, joining_edges
+
+    cells = compact(garden)[0]
+    expected = sum(1 << i for i, edge in enumerate(EDGES) if cells[edge.a] in FLOWER_CODES and cells[edge.a] == cells[edge.b])
+    assert joining_edges(cells) == expected
+
+
+@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32), st.sampled_from([1, 3]))
+def test_a_bots_unchecked_apply_is_the_checked_one(seed, players):
+    # after_legal skips apply's check for an action of legal_actions(): the same state, field by field, for every one.
+    from papillon.engine.state import after_legal
+
+    for state in _states(seed, "random", players):
+        for action in state.legal_actions():
+            assert after_legal(state, action) == state.apply(action)

@@ -36,7 +36,7 @@ from papillon.engine.evaluate import (
     potential_bound,
     ring_edges,
 )
-from papillon.engine.state import GameState
+from papillon.engine.state import GameState, after_legal
 from papillon.engine.tasks import AddBrick
 from papillon.rules import total
 
@@ -105,7 +105,7 @@ class GreedyBot:
                     state,
                     [
                         value(after, player, self.tie_weight) if action is SKIP else self._best_next(after, player)
-                        for action, after in ((action, state.apply(action)) for action in legal)
+                        for action, after in ((action, after_legal(state, action)) for action in legal)
                     ],
                 )
         else:
@@ -153,7 +153,7 @@ class GreedyBot:
             wanted = [score >= floor for score in scores]
             promises = candidate_potentials(candidates, wanted, tables)
             return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
-        boards = [state.apply(action).boards[player] for action in legal]
+        boards = [after_legal(state, action).boards[player] for action in legal]
         scores = [board_score(board, edition) for board in boards]
         floor = max(scores) - margin - TIE
         return [
@@ -227,7 +227,7 @@ class SearchBot:
             for action in legal:
                 # The first rollout of each option is pure greedy; later ones explore.
                 epsilon = 0.0 if i == 0 else self.epsilon
-                totals[action] += self._rollout(state.apply(action), player, rng, epsilon)
+                totals[action] += self._rollout(after_legal(state, action), player, rng, epsilon)
                 runs[action] += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
@@ -242,7 +242,7 @@ class SearchBot:
             legal = state.legal_actions()
             explore = epsilon and rng.random() < epsilon
             action = legal[rng.randrange(len(legal))] if explore else self.greedy.choose(state, rng)
-            state = state.apply(action)
+            state = after_legal(state, action)  # one of ``legal``: greedy chooses among them
         return value(state, player, 1.0)
 
 

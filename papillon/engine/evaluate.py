@@ -20,16 +20,13 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from papillon.edition import Edition
-from papillon.engine.actions import Action
+from papillon.engine.actions import Action, Kind
 from papillon.engine.state import (
     EDGE_ACTIONS,
-    FROM_ACTIONS,
-    PLOT_ACTIONS,
-    SKIP,
-    TO_ACTIONS,
     Board,
     GameState,
     _moves,  # the paths of a butterfly: the engine's rule, not a copy
+    after_legal,
 )
 from papillon.engine.tables import BRAMBLE, FIELD, Tables
 from papillon.engine.tasks import (
@@ -283,16 +280,12 @@ class Candidates(NamedTuple):
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
 
 
-_PLOT_OF = {action: plot for plot, action in enumerate(PLOT_ACTIONS)}
-_EDGE_BIT = {action: 1 << i for i, action in enumerate(EDGE_ACTIONS)}
-_TO_OF = {action: plot for plot, action in enumerate(TO_ACTIONS)}
-_UNCHANGED = frozenset((SKIP, *FROM_ACTIONS))
-"""Actions that draw nothing: a skip, and picking the butterfly to move (its path is the next decision)."""
+_PLOT, _EDGE, _TO, _FROM, _SKIP = Kind.PLOT, Kind.EDGE, Kind.TO, Kind.FROM, Kind.SKIP
+"""The kinds :func:`candidate_gardens` reads by field (an action's hash is a Python call); a skip and
+picking the butterfly to move (its path is the next decision) draw nothing."""
 _ALL_EDGES = (1 << len(EDGE_ACTIONS)) - 1
 _SETS_UP = frozenset((ChooseFeature, StampAny, FillOrMove, GnomeBonus))
 """Tasks whose every action only sets up the next decision (a tile, a colour, a gnome's gain): nothing drawn yet."""
-_KIND = {action: kind for kind, actions in enumerate((PLOT_ACTIONS, EDGE_ACTIONS, TO_ACTIONS, FROM_ACTIONS, (SKIP,))) for action in actions}
-"""The kind of each action :func:`candidate_gardens` reads (the engine does the same with every action of a kind)."""
 
 
 def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) -> Candidates | None:
@@ -332,21 +325,21 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     gardens: list[Compact] = []
     if kind is AddBrick:
         for action in actions:
-            bit = _EDGE_BIT.get(action)
-            if bit is None:
-                if action not in _UNCHANGED:
-                    return None
-                bit = 0
-            gardens.append((cells, bricks | bit, butterflies))
+            verb = action.kind
+            if verb is _EDGE:
+                gardens.append((cells, bricks | 1 << action.edge, butterflies))
+            elif verb is _SKIP or verb is _FROM:
+                gardens.append((cells, bricks, butterflies))
+            else:
+                return None
     elif isinstance(task, MoveFrom):
         paths = dict(_moves(state, board, task.plot))
         for action in actions:
-            end = _TO_OF.get(action)
-            if end is None:
+            if action.kind is not _TO:
                 return None
-            gardens.append((cells, bricks, butterflies | paths[end]))
+            gardens.append((cells, bricks, butterflies | paths[action.plot]))
     elif kind is Move:
-        if not _UNCHANGED.issuperset(actions):
+        if not all(action.kind is _SKIP or action.kind is _FROM for action in actions):
             return None
         gardens = [(cells, bricks, butterflies)] * len(actions)
     else:
@@ -354,15 +347,15 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         if code is None:
             return None
         for action in actions:
-            plot = _PLOT_OF.get(action)
-            if plot is None:
-                if action not in _UNCHANGED:
-                    return None
+            verb = action.kind
+            if verb is _PLOT:
+                drawn = list(cells)
+                drawn[action.plot] = code
+                gardens.append((tuple(drawn), bricks, butterflies))
+            elif verb is _SKIP or verb is _FROM:
                 gardens.append((cells, bricks, butterflies))
             else:
-                drawn = list(cells)
-                drawn[plot] = code
-                gardens.append((tuple(drawn), bricks, butterflies))
+                return None
     if not die_next:
         return Candidates(gardens, [board] * len(gardens))
     if type(task) is PlaceFeature:
@@ -370,10 +363,10 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     sheets: list[Board] = []
     applied: dict[tuple[object, ...], Board] = {}
     for action, (drawn_cells, drawn_bricks, drawn_flies) in zip(actions, gardens, strict=True):
-        alike = (_KIND[action], "." in drawn_cells, "F" in drawn_cells, drawn_bricks == _ALL_EDGES, drawn_flies)
+        alike = (action.kind, "." in drawn_cells, "F" in drawn_cells, drawn_bricks == _ALL_EDGES, drawn_flies)
         sheet = applied.get(alike)
         if sheet is None:
-            sheet = applied[alike] = state.apply(action).boards[player]
+            sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
     return Candidates(gardens, sheets)
 

@@ -36,6 +36,7 @@ on the interleaving.
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
@@ -77,6 +78,8 @@ class GameLog:
     hints: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     """The hints asked for: how many events came before each, and its record (``player``, ``action``).
     Kept beside the events, never among them: a bot's draws and the undo marks count events."""
+    _chances: tuple[int, object, int] = field(default=(0, None, 0), init=False, repr=False, compare=False)
+    """:attr:`chance_count`'s last count: (events counted, the last of them, chance events among them)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -116,7 +119,14 @@ class GameLog:
 
     @property
     def chance_count(self) -> int:
-        return sum(1 for e in self.events if "chance" in e)
+        # Counted on from the last count while the events only grew (a driver asks at every chance event).
+        counted, last, found = self._chances
+        events = self.events
+        if counted > len(events) or (counted and events[counted - 1] is not last):
+            counted, found = 0, 0
+        found += sum(1 for e in itertools.islice(events, counted, None) if "chance" in e)
+        self._chances = (len(events), events[-1] if events else None, found)
+        return found
 
     def finish(self, state: GameState) -> None:
         """Record the end: each player's score and final garden in notation."""

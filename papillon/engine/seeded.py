@@ -24,7 +24,7 @@ _setstate = random.Random.setstate
 
 def derive_seed(seed: int, *parts: object) -> int:
     """A 64-bit seed for one use of the game seed ``seed`` (stable across runs and machines)."""
-    text = ":".join(str(p) for p in (seed, *parts))
+    text = ":".join(map(str, (seed, *parts)))
     return int.from_bytes(blake2b(text.encode(), digest_size=8).digest(), "big")
 
 

@@ -32,7 +32,7 @@ import itertools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from functools import cache
+from functools import cache, lru_cache
 from itertools import repeat
 from operator import is_
 from typing import Any, NamedTuple
@@ -363,6 +363,15 @@ class GameState:
         return describe(self if player is None else self.seat(player), as_action(action))
 
 
+def after_legal(state: GameState, action: Action) -> GameState:
+    """``state.apply(action)`` for an action taken from ``state.legal_actions()`` itself, unchecked.
+
+    For a bot's look-ahead, which weighs every legal action of a decision: checking each
+    against the list it came from is a good share of applying it.  Anything else
+    (a person's, a log's or an unknown bot's action) goes through :meth:`GameState.apply`."""
+    return _settle(_apply(state, action))
+
+
 _STATE_FIELDS = tuple(f.name for f in fields(GameState) if not f.name.startswith("_"))
 assert _STATE_FIELDS == (
     "game",
@@ -402,6 +411,9 @@ _new_state = object.__new__
 ) = (getattr(GameState, name).__set__ for name in (*_STATE_FIELDS, "_legal", "_hash"))
 
 
+_SETTERS = tuple((name, getattr(GameState, name).__set__) for name in _STATE_FIELDS)
+
+
 def _state(
     game: Game,
     stage: Stage,
@@ -439,8 +451,12 @@ def _state(
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes`` (by field name)."""
-    get = changes.get
-    return _state(*(get(name, getattr(state, name)) for name in _STATE_FIELDS))
+    new = _new_state(GameState)
+    for name, setter in _SETTERS:
+        setter(new, changes[name] if name in changes else getattr(state, name))
+    _set_legal(new, None)
+    _set_hash(new, None)
+    return new
 
 
 def _with_tasks(s: GameState, tasks: tuple[Task, ...]) -> GameState:
@@ -894,14 +910,13 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
     skip = (SKIP,) if decline else ()
     match task:
         case Stamp():
-            return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *skip)
+            return _empty_plot_actions(cells) + skip
         case StampAny():
             return (*(colour_action(name) for name in state.game.tables.colours), *skip)
         case AddField(up_to=up_to):
-            return (*(PLOT_ACTIONS[p] for p in _empties(cells)), *(skip or (SKIP,) * up_to))
+            return _empty_plot_actions(cells) + (skip or (SKIP,) * up_to)
         case AddBrick(up_to=up_to):
-            bricks = board.bricks
-            return (*(EDGE_ACTIONS[i] for i in range(len(EDGES)) if not bricks >> i & 1), *(skip or (SKIP,) * up_to))
+            return _free_edge_actions(board.bricks) + (skip or (SKIP,) * up_to)
         case Move():
             return (*_move_sources(state, board), *skip)
         case MoveFrom(plot=plot):
@@ -932,6 +947,18 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         case PlaceBramble():
             return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
+
+
+@lru_cache(maxsize=1 << 12)
+def _empty_plot_actions(cells: tuple[str, ...]) -> tuple[Action, ...]:
+    """A plot action for each empty plot (memoised: a bot weighs many states of one garden)."""
+    return tuple([PLOT_ACTIONS[p] for p in PLOTS if cells[p] == EMPTY])
+
+
+@lru_cache(maxsize=1 << 12)
+def _free_edge_actions(bricks: int) -> tuple[Action, ...]:
+    """An edge action for each edge without a brick (memoised by brick set)."""
+    return tuple([EDGE_ACTIONS[i] for i in range(len(EDGES)) if not bricks >> i & 1])
 
 
 def _can_move(state: GameState, board: Board) -> bool:
