@@ -360,12 +360,7 @@ def _score(
     critters = find_critters(cells, tables)
     features = find_features(cells, butterflies, found, tables)
     unique = unique_features(cells, tables)
-    in_patches = in_enclosed = 0
-    for patch in found:
-        size = patch.plots.bit_count()
-        in_patches += size
-        if patch.face is not None and not patch.spoilers:
-            in_enclosed += size
+    in_patches, in_enclosed = _plots_in(found)
     points = (
         scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)),
         scoring.patch * in_patches,
@@ -376,6 +371,17 @@ def _score(
         scoring.unique_feature * len(unique),
     )
     return points, found, critters, features, unique
+
+
+def _plots_in(found: tuple[PatchFound, ...]) -> tuple[int, int]:
+    """How many plots are in patches, and in enclosed patches that nothing spoils."""
+    in_patches = in_enclosed = 0
+    for patch in found:
+        size = patch.plots.bit_count()
+        in_patches += size
+        if patch.face is not None and not patch.spoilers:
+            in_enclosed += size
+    return in_patches, in_enclosed
 
 
 @lru_cache(maxsize=1 << 16)
@@ -399,12 +405,7 @@ def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editi
     tables = rule_tables(edition)
     scoring = edition.scoring
     found = find_patches(cells, bricks, tables)
-    in_patches = in_enclosed = 0
-    for patch in found:
-        size = patch.plots.bit_count()
-        in_patches += size
-        if patch.face is not None and not patch.spoilers:
-            in_enclosed += size
+    in_patches, in_enclosed = _plots_in(found)
     points = scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
     points += scoring.butterfly * butterflies.bit_count()
     critter_points = tables.critter_points
