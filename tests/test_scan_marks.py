@@ -124,24 +124,6 @@ def test_a_flower_coloured_over_its_bubble_is_no_mark_and_a_bubble_filled_in_its
     assert inside.value == "filled" or inside.confidence < 0.9, inside
 
 
-def test_a_dark_felt_fill_run_past_its_bubble_all_round_is_filled_not_taken_for_dark_paper() -> None:
-    # photogen3 development seeds 2013, 4024, 4045: the ring around such a bubble is ink, not paper; measured against
-    # it, the fill was as dark as "paper" and the bubble read "empty" at 0.99.
-    plot = parse_plot("B3")
-    c = LAYOUT.bubbles[plot]
-
-    def blob(image: np.ndarray) -> None:
-        cv2.circle(image, (round(c.cx_mm * PX), round(c.cy_mm * PX)), round((c.r_mm + 2.2) * PX), (55, 55, 60), -1)
-
-    readings, _ = classify.read_sheet(_sheet(blob), LAYOUT, (), PX)
-    by_item = {r.item: r for r in readings}
-    assert by_item["butterfly B3"].value == "filled" and by_item["butterfly B3"].confidence >= 0.9, by_item["butterfly B3"]
-    assert all(by_item[f"butterfly {name}"].value == "empty" for name in ("A3", "C3", "B2", "B4"))
-    # Measured around that bubble alone, its paper is the fill's darkness.
-    m = classify.maps(_sheet(blob), PX)
-    assert classify._bubble_paper(m, c) > 0.5
-
-
 def _pale_field_run_into_the_gap(image: np.ndarray, plot: str, toward: str) -> None:
     """Plot ``plot`` shaded pale green to its outline, the shading run on into the gap toward ``toward``."""
     box = LAYOUT.plots[parse_plot(plot)]

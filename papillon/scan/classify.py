@@ -240,11 +240,6 @@ BUBBLE_INNER_PAPER_PERCENTILE = 10
 the bubble's paper is never darker than this."""
 BUBBLE_PRINT_MAX = 0.25
 """Darkest the printed butterfly may be taken to be (a fill is darker: a sheet of filled bubbles keeps its marks)."""
-BUBBLE_PAPER_EXCESS_MAX = 0.2
-"""How much darker (0-1) than the sheet's typical bubble paper one bubble's paper may be taken: darker, its ring is ink
-(a felt fill run past the bubble's outline all round), not paper (photogen3 development seeds 2013, 4024, 4045:
-dark felt fills read \"empty\" at 0.99, their paper taken 0.70-0.76 darker than the sheet's; empty bubbles on the
-development photos measured at most 0.14 above the sheet's, photogen2's filled blobs 0.40)."""
 BUBBLE_BRAMBLE_MIN = 0.1
 """Probability of a bramble in the plot from which a stroke through its bubble may be the bramble's X."""
 BUBBLE_MARK_MID = 0.07
@@ -1058,16 +1053,7 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_papers(m: Maps, layout: GardenLayout) -> list[float]:
-    """Each bubble's paper darkness (:func:`_bubble_paper`), none taken darker than the sheet's typical one by more
-    than :data:`BUBBLE_PAPER_EXCESS_MAX`: a ring as dark as that is ink all round the bubble, and the sheet's
-    typical paper stands for it."""
-    papers = [_bubble_paper(m, layout.bubbles[plot]) for plot in PLOTS]
-    typical = float(np.median(papers))
-    return [typical if paper > typical + BUBBLE_PAPER_EXCESS_MAX else paper for paper in papers]
-
-
-def bubble_prints(m: Maps, layout: GardenLayout, papers: list[float] | None = None) -> list[FloatImage]:
+def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
     """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
 
     Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
@@ -1079,11 +1065,10 @@ def bubble_prints(m: Maps, layout: GardenLayout, papers: list[float] | None = No
     """
     stack = []
     inside = np.zeros(0, bool)
-    papers = papers if papers is not None else bubble_papers(m, layout)
     for plot in PLOTS:
         circle = layout.bubbles[plot]
         where, inside = _bubble_window(m, circle)
-        stack.append(m.darkness[where] - papers[plot])
+        stack.append(m.darkness[where] - _bubble_paper(m, circle))
     darkness = np.stack(stack).astype(np.float32)
     typical = np.median(darkness, axis=0)
     peak = float(typical[inside].max()) if inside.any() else 0.0
@@ -1126,18 +1111,16 @@ def read_bubble(
     plot_reading: Reading | None = None,
     calibration: Calibration | None = None,
     printed: FloatImage | None = None,
-    paper: float | None = None,
 ) -> Reading:
     """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark); ``paper`` its
-    :func:`bubble_papers` (default: measured around this bubble alone).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
-    paper = _bubble_paper(m, circle) if paper is None else paper
+    paper = _bubble_paper(m, circle)
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
     dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
     n = max(int(inside.sum()), 1)
@@ -1527,9 +1510,8 @@ def read_sheet(
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
     edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
-    papers = bubble_papers(m, layout)
-    printed = bubble_prints(m, layout, papers)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], papers[p]) for p in PLOTS]
+    printed = bubble_prints(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
