@@ -292,6 +292,7 @@ def test_an_unreadable_qr_code_with_dots_and_round_track_seen_reads_the_layout_f
     assert result.sheet.starting_fields == standard_edition().rules.starting_fields
     assert "# QR code unreadable: layout told by its registration dots and round track; starting fields assumed (B4 D2)" in result.notation
     assert result.notation.split("papillon garden v1", 1)[1].count("# ?") == len(result.asked)
+    assert {"B4", "D2"} <= {r.item for r in result.review}, "the assumed starting fields are doubted, never trusted"
 
 
 def test_markers_but_no_readable_qr_nor_round_track(good):

@@ -236,6 +236,11 @@ def _read(
     readings, calibration = classify.read_sheet(
         sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM, (off.plots, off.edges) if off else None
     )
+    if sheet.payload.get("told_by") == "geometry":  # the starting fields are a guess: what it changes is doubted
+        unassumed, _ = classify.read_sheet(
+            sheet.rectified, sheet.layout, (), detect.RECT_PX_PER_MM, (off.plots, off.edges) if off else None
+        )
+        readings = detect.doubt_assumed_start(readings, unassumed, sheet)
     readings = detect.doubt_misregistered(readings, sheet)
     header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
     if sheet.payload.get("told_by") == "geometry":

@@ -27,7 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from papillon.errors import ScanError
-from papillon.grid import EDGES, Plot, parse_edge, parse_plot
+from papillon.grid import EDGES, Plot, parse_edge, parse_plot, plot_name
 from papillon.layout import (
     FRAME_H_MM,
     FRAME_W_MM,
@@ -776,6 +776,21 @@ def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Readi
         if estimate > tolerated:
             (value, p), *rest = reading.probabilities
             evidence = (*reading.evidence, ("misregistration_mm", estimate))
+            reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
+        out.append(reading)
+    return out
+
+
+def doubt_assumed_start(readings: Sequence[Reading], unassumed: Sequence[Reading], sheet: Sheet) -> list[Reading]:
+    """``readings`` of a sheet whose starting fields were assumed (its QR code unreadable), with every plot the
+    guess can change lowered to :data:`DOUBT_CONFIDENCE`: an assumed starting field, and a plot read otherwise
+    without the assumption (``unassumed``).  A wrong guess is then reviewed, never trusted."""
+    assumed = {plot_name(p) for p in sheet.starting_fields}
+    out = []
+    for reading, other in zip(readings, unassumed, strict=True):
+        if reading.kind == "plot" and (reading.item in assumed or reading.value != other.value):
+            (value, p), *rest = reading.probabilities
+            evidence = (*reading.evidence, ("starting_field_assumed", 1.0))
             reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
         out.append(reading)
     return out
