@@ -266,10 +266,16 @@ def hint_seed(game_seed: int, events: int, player: int) -> int:
     return derive_seed(game_seed, "hint", events, player)
 
 
+def moment_hint(state: GameState, game_seed: int, events: int, player: int, rollouts: int = HINT_ROLLOUTS) -> Hint:
+    """The hint for seat ``player`` in ``state``, the moment after ``events`` events of the game of seed
+    ``game_seed``: the same hint for the same moment.  Nothing is recorded (see :func:`hint_for`)."""
+    return hint(state, player, hint_seed(game_seed, events, player), rollouts)
+
+
 def hint_for(state: GameState, log: GameLog, player: int | None = None, rollouts: int = HINT_ROLLOUTS) -> Hint:
     """The hint for seat ``player`` (default the lowest acting seat) at this moment of the game ``log``
     records, recorded in it as a hint (the caller saves the log); the same hint for the same moment."""
     seat = state.player if player is None else player
-    advice = hint(state, seat, hint_seed(log.seed, len(log.events), seat), rollouts)
+    advice = moment_hint(state, log.seed, len(log.events), seat, rollouts)
     log.hint(seat, advice.action)
     return advice

@@ -233,21 +233,18 @@ def _read(
     photo = detect.load_photo(source if isinstance(source, bytes) else Path(source))
     sheet = detect.find_sheet(photo)
     off = sheet.misregistration
-    readings, calibration = classify.read_sheet(
-        sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM, (off.plots, off.edges) if off else None
-    )
-    if sheet.payload.get("told_by") == "geometry":  # the starting fields are a guess: what it changes is doubted
-        unassumed, _ = classify.read_sheet(
-            sheet.rectified, sheet.layout, (), detect.RECT_PX_PER_MM, (off.plots, off.edges) if off else None
-        )
+    shifts = (off.plots, off.edges) if off else None
+    readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM, shifts)
+    assumed_note: list[str] = []
+    if sheet.start_assumed:  # the starting fields are a guess: whatever reads otherwise without it is doubted
+        unassumed, _ = classify.read_sheet(sheet.rectified, sheet.layout, (), detect.RECT_PX_PER_MM, shifts)
         readings = detect.doubt_assumed_start(readings, unassumed, sheet)
-    readings = detect.doubt_misregistered(readings, sheet)
-    header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}"]
-    if sheet.payload.get("told_by") == "geometry":
         fields_text = " ".join(plot_name(p) for p in sheet.starting_fields) or "none"
-        header.append(
+        assumed_note.append(
             f"# QR code unreadable: layout told by its registration dots and round track; starting fields assumed ({fields_text})"
         )
+    readings = detect.doubt_misregistered(readings, sheet)
+    header = [f"# read from {Path(label).name}: layout {sheet.layout.id}, confidence {sheet_confidence(readings):.2f}", *assumed_note]
     if not all(calibration.from_key.values()):
         blank = ", ".join(c for c, ok in calibration.from_key.items() if not ok)
         header.append(f"# colour key not stamped for {blank}: typical ink colours assumed")

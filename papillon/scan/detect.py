@@ -229,6 +229,12 @@ class Sheet:
     misregistration: Misregistration | None = None
     """Estimated misregistration (mm) of each item after the local fit; None when unknown (release-1 sheet)."""
 
+    @property
+    def start_assumed(self) -> bool:
+        """True when the QR code was unreadable: the layout was told by the sheet's geometry and the starting
+        fields, which only the QR code carries, are the edition's, assumed."""
+        return self.payload.get("told_by") == "geometry"
+
 
 # --------------------------------------------------------------------------- loading
 

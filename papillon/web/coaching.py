@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from papillon.coach import hint, hint_seed
+from papillon.coach import moment_hint
 from papillon.daily import daily_date, daily_seed, share_text, today
 from papillon.datafolder import games_dir
 from papillon.files import read_text, write_atomic
@@ -97,9 +97,9 @@ class CoachViews:
         def advise() -> None:
             with room.lock:
                 state, moment, events = session.state, session.seat_moment(player), len(session.log.events)
-            # hint_for's work, thought over with the lock free (the others play on meanwhile), then recorded
-            # if the seat is still where it asked
-            advice = hint(state, player, hint_seed(session.log.seed, events, player))
+            # coach.hint_for in two steps: thought over with the lock free (the others play on meanwhile),
+            # then recorded only if the seat is still where it asked
+            advice = moment_hint(state, session.log.seed, events, player)
             with room.lock:
                 if session.seat_moment(player) == moment:
                     session.log.hint(player, advice.action)

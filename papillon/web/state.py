@@ -57,7 +57,9 @@ class Room:
     """The bots' turns being played in the worker pool (:mod:`papillon.web.workers`)."""
     playing: bool = False
     again: bool = False
-    """Whether that job is playing, and whether a decision came meanwhile (the pool's lock guards both)."""
+    """Whether that job is playing, and whether a decision came meanwhile (the pool's lock guards both).
+    ``job.done()`` cannot stand in for them: it turns true only after the job's last look at the game, so a
+    decision taken in between would find a job still "running" and wait for a next request to play on."""
     progress: list[Move] = field(default_factory=list)
     """The bots' decisions of the turns being played, as they come."""
     joined: frozenset[int] = frozenset()
