@@ -191,6 +191,8 @@ IJG_LUMINANCE = (
     (72, 92, 95, 98, 112, 100, 103, 99),
 )
 """The standard (IJG, JPEG annex K) luminance quantisation table, quality 50, in natural order."""
+EXIF_ORIENTATION = 0x0112
+"""The EXIF tag of how the camera was held (1: upright; :func:`load_photo` turns the others)."""
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 GARDEN_MARKER_IDS = (0, 1, 2, 3)
@@ -276,8 +278,9 @@ def load_photo(source: str | Path | bytes) -> Image:
                         f"too compressed (JPEG quality about {quality}, need {MIN_JPEG_QUALITY}) — "
                         "use the original photo, not one re-sent by a messaging app"
                     )
-                upright = ImageOps.exif_transpose(opened)
-                rgb = np.asarray(upright.convert("RGB"))
+                # each copy of a 12 MP photo costs ~0.1 s: converted and turned only when it must be
+                upright = ImageOps.exif_transpose(opened) if opened.getexif().get(EXIF_ORIENTATION, 1) != 1 else opened
+                rgb = np.asarray(upright if upright.mode == "RGB" else upright.convert("RGB"))
     except PILImage.DecompressionBombError:
         raise ScanError(f"too large for a photo (over {MAX_PHOTO_PIXELS // 1_000_000} megapixels) — is this the right file?") from None
     except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
@@ -1363,7 +1366,8 @@ def identify_by_geometry(
 def _colourless(photo: Image) -> bool:
     """Whether the photo has no colour at all (a greyscale photo, or one converted to grey and saved as RGB)."""
     sample = photo[::4, ::4].astype(np.int16)
-    gap = np.abs(sample - np.roll(sample, 1, axis=2)).max(axis=2)
+    red, green, blue = sample[..., 0], sample[..., 1], sample[..., 2]
+    gap = np.maximum(np.maximum(np.abs(red - green), np.abs(green - blue)), np.abs(blue - red))  # a third of np.roll's time
     return float(np.percentile(gap, 99)) <= GREY_CHANNEL_GAP
 
 
