@@ -25,7 +25,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
-from papillon.geometry import Enclosure, closes_ring, enclosures
+from papillon.geometry import Enclosure, closes_ring, enclosures, ring_closers
 from papillon.grid import (
     ADJACENCIES,
     EDGE_INDEX,
@@ -396,6 +396,31 @@ def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editio
     if not faces(bricks, edition.rules.border_encloses):
         bricks &= joining_edges(cells)
     return _total(cells, bricks, butterflies, edition)
+
+
+def totals_with_bricks(cells: tuple[str, ...], bricks: int, butterflies: int, brick_sets: Iterable[int], edition: Edition) -> list[int]:
+    """``[total(cells, drawn, butterflies, edition) for drawn in brick_sets]``, each of ``brick_sets``
+    being ``bricks`` or ``bricks`` and one brick more (a bot weighing every brick it may draw).
+
+    Where ``bricks`` close no ring (and the border does not enclose), a new brick draws a face only
+    if it closes one (:func:`~papillon.geometry.ring_closers`, worked out once for them all), and
+    otherwise changes the score only if it splits a patch: the others score as ``bricks`` do.
+    """
+    closers = None if edition.rules.border_encloses else ring_closers(bricks)
+    if closers is None:
+        return [total(cells, drawn, butterflies, edition) for drawn in brick_sets]
+    joining = joining_edges(cells)
+    same = _total(cells, bricks & joining, butterflies, edition)
+    found = []
+    for drawn in brick_sets:
+        new = drawn & ~bricks
+        if new & closers or new & (new - 1) or drawn & bricks != bricks:
+            found.append(total(cells, drawn, butterflies, edition))  # a ring, or not one brick more: the plain way
+        elif new & joining:
+            found.append(_total(cells, drawn & joining, butterflies, edition))
+        else:
+            found.append(same)
+    return found
 
 
 @lru_cache(maxsize=1 << 16)

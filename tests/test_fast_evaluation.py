@@ -172,3 +172,42 @@ def test_a_bots_unchecked_apply_is_the_checked_one(seed, players):
     for state in _states(seed, "random", players):
         for action in state.legal_actions():
             assert after_legal(state, action) == state.apply(action)
+
+
+def _ring_free(bricks: int) -> int:
+    """``bricks`` less its highest bricks until what is left closes no ring."""
+    from papillon.geometry import closes_ring
+
+    while closes_ring(bricks):
+        bricks &= ~(1 << (bricks.bit_length() - 1))
+    return bricks
+
+
+@CI
+@given(any_gardens)
+def test_the_ring_closers_are_the_bricks_that_close_a_ring(garden):
+    # geometry.ring_closers does one union-find for a decision's bricks; here closes_ring asked of each brick.
+    from papillon.geometry import closes_ring, ring_closers
+    from papillon.grid import EDGES
+
+    bricks = compact(garden)[1]
+    assert ring_closers(bricks) is None if closes_ring(bricks) else True
+    base = _ring_free(bricks)
+    closers = ring_closers(base)
+    assert closers is not None
+    assert [closers >> i & 1 == 1 for i in range(len(EDGES))] == [not base >> i & 1 and closes_ring(base | 1 << i) for i in range(len(EDGES))]
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS))
+def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition):
+    # rules.totals_with_bricks scores a decision's bricks together; here each garden is scored by the rules' records.
+    from papillon.grid import EDGES
+    from papillon.rules import totals_with_bricks
+
+    cells, bricks, butterflies = compact(garden)
+    tables = rule_tables(edition)
+    for base in {bricks, _ring_free(bricks)}:
+        brick_sets = [base, *(base | 1 << i for i in range(len(EDGES)) if not base >> i & 1), bricks | base, base & base - 1]
+        expected = [evaluate_rules(cells, drawn, butterflies, tables).total for drawn in brick_sets]
+        assert totals_with_bricks(cells, base, butterflies, brick_sets, edition) == expected

@@ -46,7 +46,17 @@ from papillon.engine.tasks import (
     StampAny,
 )
 from papillon.grid import ORTHOGONAL_NEIGHBOURS, PLOTS
-from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, joining_edges, patches, rule_tables, total
+from papillon.rules import (
+    BORDER_MASK,
+    FLOWER_CODES,
+    NEIGHBOUR_EDGES,
+    evaluate,
+    joining_edges,
+    patches,
+    rule_tables,
+    total,
+    totals_with_bricks,
+)
 
 
 def board_score(board: Board, edition: Edition) -> int:
@@ -278,6 +288,17 @@ class Candidates(NamedTuple):
     gardens: list[Compact]
     sheets: list[Board]
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
+    brick_base: Compact | None = None
+    """The garden now, when every action draws one brick or nothing on it (:func:`candidate_totals` scores them together)."""
+
+
+def candidate_totals(candidates: Candidates, edition: Edition) -> list[int]:
+    """The scorer's total of each garden of :func:`candidate_gardens`."""
+    base = candidates.brick_base
+    if base is None:
+        return [total(cells, bricks, flies, edition) for cells, bricks, flies in candidates.gardens]
+    cells, bricks, flies = base
+    return totals_with_bricks(cells, bricks, flies, [drawn for _, drawn, _ in candidates.gardens], edition)
 
 
 _PLOT, _EDGE, _TO, _FROM, _SKIP = Kind.PLOT, Kind.EDGE, Kind.TO, Kind.FROM, Kind.SKIP
@@ -323,7 +344,9 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
             return None
         return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
     gardens: list[Compact] = []
+    base: Compact | None = None
     if kind is AddBrick:
+        base = (cells, bricks, butterflies)
         for action in actions:
             verb = action.kind
             if verb is _EDGE:
@@ -357,7 +380,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
             else:
                 return None
     if not die_next:
-        return Candidates(gardens, [board] * len(gardens))
+        return Candidates(gardens, [board] * len(gardens), base)
     if type(task) is PlaceFeature:
         return None
     sheets: list[Board] = []
@@ -368,7 +391,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         if sheet is None:
             sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
-    return Candidates(gardens, sheets)
+    return Candidates(gardens, sheets, base)
 
 
 def _drawn(task: object) -> str | None:
