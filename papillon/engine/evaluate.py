@@ -107,18 +107,23 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     sheets: dict[int, float] = {}
     plots: dict[tuple[int, int], tuple[float, bool]] = {}
     found = []
+    last_sheet: Board | None = None
+    last_cells: tuple[str, ...] | None = None
+    value, rings = 0.0, False
     for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
         if not want:
             found.append(0.0)
             continue
-        key = (id(sheet), id(cells))
-        known = plots.get(key)
-        if known is None:
-            value = sheets.get(id(sheet))
-            if value is None:
-                value = sheets[id(sheet)] = sheet_potential(sheet, tables)
-            known = plots[key] = _plots_potential(value, cells, tables)
-        value, rings = known
+        if sheet is not last_sheet or cells is not last_cells:  # a brick's candidates share both: looked up once
+            last_sheet, last_cells = sheet, cells
+            key = (id(sheet), id(cells))
+            known = plots.get(key)
+            if known is None:
+                shared = sheets.get(id(sheet))
+                if shared is None:
+                    shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
+                known = plots[key] = _plots_potential(shared, cells, tables)
+            value, rings = known
         found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
     return found
 
