@@ -423,13 +423,59 @@ def totals_with_bricks(cells: tuple[str, ...], bricks: int, butterflies: int, br
     return found
 
 
+_DRAWN_TOTALS: dict[tuple[tuple[str, ...], int, int, Edition], int] = {}
+""":func:`totals_with_plots`' memo (forgotten all at once when full, as the bots' memos are)."""
+DRAWN_TOTALS = 1 << 16
+
+
+def totals_with_plots(
+    cells: tuple[str, ...], bricks: int, butterflies: int, drawings: Iterable[tuple[tuple[str, ...], int]], edition: Edition
+) -> list[int]:
+    """``[total(drawn, bricks, butterflies, edition) for drawn, _ in drawings]``, each ``drawn`` being
+    ``cells`` with plot ``plot`` changed (-1: none; a bot weighing every plot it may draw on).
+
+    A plot that holds no flower before or after leaves every patch as it was, and each
+    enclosure too, unless its ground spoils one and the plot's old ground did not (or the
+    other way round): such gardens share the patches of ``cells``, found once, and count the rest.
+    """
+    tables = rule_tables(edition)
+    forbids = tables.forbids
+    memo = _DRAWN_TOTALS
+    found: tuple[PatchFound, ...] | None = None
+    faced = False
+    totals = []
+    for drawn, plot in drawings:
+        if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
+            totals.append(total(drawn, bricks, butterflies, edition))
+            continue
+        key = (drawn, bricks, butterflies, edition)
+        known = memo.get(key)
+        if known is None:
+            if found is None:
+                found = find_patches(cells, bricks, tables)
+                faced = any(patch.face is not None for patch in found)
+            if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
+                known = total(drawn, bricks, butterflies, edition)
+            else:
+                known = _counted(drawn, butterflies, found, tables)
+            if len(memo) >= DRAWN_TOTALS:
+                memo.clear()
+            memo[key] = known
+        totals.append(known)
+    return totals
+
+
 @lru_cache(maxsize=1 << 16)
 def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     """``sum(_score(...)[0])``, counting only: the same finders, without the records the scorer explains
     (tests/test_rules.py checks it against :func:`evaluate` on many gardens)."""
     tables = rule_tables(edition)
-    scoring = edition.scoring
-    found = find_patches(cells, bricks, tables)
+    return _counted(cells, butterflies, find_patches(cells, bricks, tables), tables)
+
+
+def _counted(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """:func:`_total` of a garden whose patches are ``found``."""
+    scoring = tables.edition.scoring
     in_patches, in_enclosed = _plots_in(found)
     points = scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
     points += scoring.butterfly * butterflies.bit_count()

@@ -211,3 +211,35 @@ def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition
         brick_sets = [base, *(base | 1 << i for i in range(len(EDGES)) if not base >> i & 1), bricks | base, base & base - 1]
         expected = [evaluate_rules(cells, drawn, butterflies, tables).total for drawn in brick_sets]
         assert totals_with_bricks(cells, base, butterflies, brick_sets, edition) == expected
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS), st.integers(0, 24), st.sampled_from(sorted({".", "F", "X", "R", "lb", "po", "hh"})))
+def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition, first, code):
+    # rules.totals_with_plots shares the patches of the garden when a plot draws no flower; here each garden is scored by the rules' records.
+    from papillon.rules import totals_with_plots
+
+    cells, bricks, butterflies = compact(garden)
+    tables = rule_tables(edition)
+    drawings = [(cells, -1)]
+    for plot in (*range(first, len(PLOTS)), *range(first)):
+        drawn = list(cells)
+        drawn[plot] = code
+        drawings.append((tuple(drawn), plot))
+    expected = [evaluate_rules(drawn, bricks, butterflies, tables).total for drawn, _ in drawings]
+    assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected
+    assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected  # again, from its memo
+
+
+def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
+    # The one drawing totals_with_plots may not count on the garden's patches alone: the plot's ground stops spoiling.
+    from papillon.grid import EDGES
+    from papillon.rules import totals_with_plots
+
+    block = {6, 7, 11, 12}  # B2, C2, B3, C3: three red flowers and an empty plot, bricked all round
+    cells = tuple("R" if p in (6, 7, 11) else "." for p in PLOTS)
+    ring = sum(1 << i for i, edge in enumerate(EDGES) if (edge.a in block) != (edge.b in block))
+    drawn = (*cells[:12], "X", *cells[13:])
+    before, after = (evaluate_rules(c, ring, 0, rule_tables(STANDARD)) for c in (cells, drawn))
+    assert (before.categories["enclosed"], after.categories["enclosed"]) == (0, 3 * STANDARD.scoring.enclosed)
+    assert totals_with_plots(cells, ring, 0, [(drawn, 12)], STANDARD) == [after.total]

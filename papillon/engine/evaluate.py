@@ -56,6 +56,7 @@ from papillon.rules import (
     rule_tables,
     total,
     totals_with_bricks,
+    totals_with_plots,
 )
 
 
@@ -293,17 +294,22 @@ class Candidates(NamedTuple):
     gardens: list[Compact]
     sheets: list[Board]
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
-    brick_base: Compact | None = None
-    """The garden now, when every action draws one brick or nothing on it (:func:`candidate_totals` scores them together)."""
+    base: Compact | None = None
+    """The garden now, when every action draws one brick, or one plot, or nothing on it
+    (:func:`candidate_totals` scores them together)."""
+    plots: list[int] | None = None
+    """With ``base``: the plot each action draws on (-1: none); None when they draw bricks."""
 
 
 def candidate_totals(candidates: Candidates, edition: Edition) -> list[int]:
     """The scorer's total of each garden of :func:`candidate_gardens`."""
-    base = candidates.brick_base
+    base = candidates.base
     if base is None:
         return [total(cells, bricks, flies, edition) for cells, bricks, flies in candidates.gardens]
     cells, bricks, flies = base
-    return totals_with_bricks(cells, bricks, flies, [drawn for _, drawn, _ in candidates.gardens], edition)
+    if candidates.plots is None:
+        return totals_with_bricks(cells, bricks, flies, [drawn for _, drawn, _ in candidates.gardens], edition)
+    return totals_with_plots(cells, bricks, flies, zip([drawn for drawn, _, _ in candidates.gardens], candidates.plots), edition)
 
 
 _PLOT, _EDGE, _TO, _FROM, _SKIP = Kind.PLOT, Kind.EDGE, Kind.TO, Kind.FROM, Kind.SKIP
@@ -350,6 +356,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
     gardens: list[Compact] = []
     base: Compact | None = None
+    plots: list[int] | None = None
     if kind is AddBrick:
         base = (cells, bricks, butterflies)
         for action in actions:
@@ -374,18 +381,22 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         code = _drawn(task)
         if code is None:
             return None
+        base = (cells, bricks, butterflies)
+        plots = []
         for action in actions:
             verb = action.kind
             if verb is _PLOT:
                 drawn = list(cells)
                 drawn[action.plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
+                plots.append(action.plot)
             elif verb is _SKIP or verb is _FROM:
                 gardens.append((cells, bricks, butterflies))
+                plots.append(-1)
             else:
                 return None
     if not die_next:
-        return Candidates(gardens, [board] * len(gardens), base)
+        return Candidates(gardens, [board] * len(gardens), base, plots)
     if type(task) is PlaceFeature:
         return None
     sheets: list[Board] = []
@@ -396,7 +407,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         if sheet is None:
             sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
-    return Candidates(gardens, sheets, base)
+    return Candidates(gardens, sheets, base, plots)
 
 
 def _drawn(task: object) -> str | None:
