@@ -436,13 +436,15 @@ def totals_with_plots(
 
     A plot that holds no flower before or after leaves every patch as it was, and each
     enclosure too, unless its ground spoils one and the plot's old ground did not (or the
-    other way round): such gardens share the patches of ``cells``, found once, and count the rest.
+    other way round): such gardens share the patches of ``cells``, found once, and their points,
+    and count the rest.
     """
     tables = rule_tables(edition)
     forbids = tables.forbids
     memo = _DRAWN_TOTALS
     found: tuple[PatchFound, ...] | None = None
     faced = False
+    flower_points = 0
     totals = []
     for drawn, plot in drawings:
         if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
@@ -454,10 +456,11 @@ def totals_with_plots(
             if found is None:
                 found = find_patches(cells, bricks, tables)
                 faced = any(patch.face is not None for patch in found)
+                flower_points = _flower_points(cells, found, tables)
             if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
                 known = total(drawn, bricks, butterflies, edition)
             else:
-                known = _counted(drawn, butterflies, found, tables)
+                known = flower_points + _occupant_points(drawn, butterflies, found, tables)
             if len(memo) >= DRAWN_TOTALS:
                 memo.clear()
             memo[key] = known
@@ -475,10 +478,20 @@ def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editi
 
 def _counted(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
     """:func:`_total` of a garden whose patches are ``found``."""
+    return _flower_points(cells, found, tables) + _occupant_points(cells, butterflies, found, tables)
+
+
+def _flower_points(cells: tuple[str, ...], found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """The flowers', patches' and enclosures' points: what only the flowers and the patches ``found`` give."""
     scoring = tables.edition.scoring
     in_patches, in_enclosed = _plots_in(found)
-    points = scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
-    points += scoring.butterfly * butterflies.bit_count()
+    return scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
+
+
+def _occupant_points(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """The butterflies', critters' and features' points."""
+    scoring = tables.edition.scoring
+    points = scoring.butterfly * butterflies.bit_count()
     critter_points = tables.critter_points
     if not critter_points.keys().isdisjoint(cells):
         points += sum([critter_points[code] for code in cells if code in critter_points])
