@@ -105,6 +105,8 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     The actions of a decision share their Fill sheet, and a brick's share their plots:
     what those give is worked out once for the decision.
     """
+    if candidates.plots is not None:
+        return _drawn_potentials(candidates, wanted, tables)
     sheets: dict[int, float] = {}
     plots: dict[tuple[int, int], tuple[float, bool]] = {}
     found = []
@@ -129,13 +131,60 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     return found
 
 
+def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Tables) -> list[float]:
+    """:func:`candidate_potentials` of actions that each draw one plot (or nothing) on ``candidates.base``.
+
+    A plot drawn without a flower, there before or after, leaves the patches as they were, so
+    whether a ring could pay and what the rings promise are the garden's own: worked out once.
+    """
+    assert candidates.base is not None and candidates.plots is not None
+    base, bricks, _ = candidates.base
+    sheets: dict[int, float] = {}
+    base_rings: bool | None = None
+    base_ring_worth: float | None = None
+    found = []
+    for (cells, _, _), sheet, want, plot in zip(candidates.gardens, candidates.sheets, wanted, candidates.plots, strict=True):
+        if not want:
+            found.append(0.0)
+            continue
+        shared = sheets.get(id(sheet))
+        if shared is None:
+            shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
+        same_patches = plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES)
+        if same_patches:
+            if base_rings is None:
+                base_rings = _rings_possible(base, tables)
+            rings = base_rings
+        else:
+            rings = _rings_possible(cells, tables)
+        value = _fields_worth(shared, cells)
+        if rings:
+            if same_patches:
+                if base_ring_worth is None:
+                    base_ring_worth = _ring_potential(base, bricks, tables)
+                value = value + base_ring_worth
+            else:
+                value = value + _ring_potential(cells, bricks, tables)
+        found.append(value)
+    return found
+
+
 def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
     """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
-    _, enclosed, patch_min, border = _weights(tables)
+    return _fields_worth(sheet, cells), _rings_possible(cells, tables)
+
+
+def _fields_worth(sheet: float, cells: tuple[str, ...]) -> float:
+    """The sheet's worth plus the free fields'."""
     fields_free = cells.count("F")
-    value = sheet + 0.6 * (fields_free if fields_free < 2 else 2)
+    return sheet + 0.6 * (fields_free if fields_free < 2 else 2)
+
+
+def _rings_possible(cells: tuple[str, ...], tables: Tables) -> bool:
+    """Whether a patch could be worth a ring (what the ring term of :func:`potential` needs first)."""
+    _, enclosed, patch_min, border = _weights(tables)
     # Most gardens a bot weighs have no patch off the border: one memoised count says so.
-    return value, bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
+    return bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
 
 
 def _ring_potential(cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
