@@ -195,7 +195,8 @@ def test_the_ring_closers_are_the_bricks_that_close_a_ring(garden):
     base = _ring_free(bricks)
     closers = ring_closers(base)
     assert closers is not None
-    assert [closers >> i & 1 == 1 for i in range(len(EDGES))] == [not base >> i & 1 and closes_ring(base | 1 << i) for i in range(len(EDGES))]
+    expected = [not base >> i & 1 and closes_ring(base | 1 << i) for i in range(len(EDGES))]
+    assert [closers >> i & 1 == 1 for i in range(len(EDGES))] == expected
 
 
 @CI
@@ -216,7 +217,7 @@ def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition
 @CI
 @given(any_gardens, st.sampled_from(EDITIONS), st.integers(0, 24), st.sampled_from(sorted({".", "F", "X", "R", "lb", "po", "hh"})))
 def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition, first, code):
-    # rules.totals_with_plots shares the patches of the garden when a plot draws no flower; here each garden is scored by the rules' records.
+    # rules.totals_with_plots shares the garden's patches when a plot draws no flower; here each garden is scored by the rules' records.
     from papillon.rules import totals_with_plots
 
     cells, bricks, butterflies = compact(garden)

@@ -358,7 +358,8 @@ def candidate_totals(candidates: Candidates, edition: Edition) -> list[int]:
     cells, bricks, flies = base
     if candidates.plots is None:
         return totals_with_bricks(cells, bricks, flies, [drawn for _, drawn, _ in candidates.gardens], edition)
-    return totals_with_plots(cells, bricks, flies, zip([drawn for drawn, _, _ in candidates.gardens], candidates.plots), edition)
+    drawings = zip([drawn for drawn, _, _ in candidates.gardens], candidates.plots, strict=True)
+    return totals_with_plots(cells, bricks, flies, drawings, edition)
 
 
 _PLOT, _EDGE, _TO, _FROM, _SKIP = Kind.PLOT, Kind.EDGE, Kind.TO, Kind.FROM, Kind.SKIP

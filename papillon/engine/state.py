@@ -877,16 +877,16 @@ def _fill_targets(tables: Tables, board: Board, flowers: bool) -> tuple[Action, 
 
 
 @lru_cache(maxsize=1 << 12)
-def _fill_sheet_targets(tables: Tables, ladders: tuple[int, ...], tracks: tuple[int, ...], rondel: int, flowers: bool) -> tuple[Action, ...]:
+def _fill_sheet_targets(
+    tables: Tables, ladders: tuple[int, ...], tracks: tuple[int, ...], rondel: int, flowers: bool
+) -> tuple[Action, ...]:
     """:func:`_fill_targets` by the Fill sheet's bubbles (memoised: a bot weighs many states of one sheet)."""
     fill = tables.edition.fill
     if fill.ladders_repeat:
         targets = [fill_action(code) for code in tables.critters]
     else:
         targets = [
-            fill_action(code)
-            for code, filled, height in zip(tables.critters, ladders, tables.ladders, strict=True)
-            if filled < height
+            fill_action(code) for code, filled, height in zip(tables.critters, ladders, tables.ladders, strict=True) if filled < height
         ]
     if flowers:
         height = len(fill.flower_track)
