@@ -88,22 +88,47 @@ def closes_ring(bricks: int) -> bool:
     >>> closes_ring(ring), closes_ring(ring & ring - 1)
     (True, False)
     """
-    parent = list(range((SIZE + 1) ** 2))
+    return _joined(list(range(_POINTS)), bricks)
 
-    def root(v: int) -> int:
-        while parent[v] != v:
-            parent[v] = v = parent[parent[v]]
-        return v
 
+_POINTS = (SIZE + 1) ** 2
+"""Grid points (the corners of the plots), numbered row by row as :func:`_vertex` numbers them."""
+
+
+def _root(parent: list[int], v: int) -> int:
+    while parent[v] != v:
+        parent[v] = v = parent[parent[v]]
+    return v
+
+
+def _joined(parent: list[int], bricks: int) -> bool:
+    """Join the two points of each brick in ``parent`` (union-find); whether a brick closed a ring (it stops there)."""
     while bricks:
         low = bricks & -bricks
         a, b = _EDGE_ENDS[low.bit_length() - 1]
         bricks ^= low
-        ra, rb = root(a), root(b)
+        ra, rb = _root(parent, a), _root(parent, b)
         if ra == rb:
             return True
         parent[ra] = rb
     return False
+
+
+def ring_closers(bricks: int) -> int | None:
+    """The edges whose brick, added to ``bricks`` (a mask that closes no ring), would close one, as a
+    mask; None when ``bricks`` close a ring already.
+
+    For a bot weighing every brick it may draw: one union-find for the decision, not one per brick
+    (``closes_ring(bricks | 1 << i)`` is ``ring_closers(bricks) >> i & 1``; tests/test_fast_evaluation.py).
+    """
+    parent = list(range(_POINTS))
+    if _joined(parent, bricks):
+        return None
+    closers = 0
+    for i, (a, b) in enumerate(_EDGE_ENDS):
+        if _root(parent, a) == _root(parent, b):
+            closers |= 1 << i
+    return closers & ~bricks
 
 
 def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure, ...]:

@@ -25,7 +25,7 @@ from functools import cache, lru_cache
 from typing import NamedTuple
 
 from papillon.edition import COLOURS, Edition
-from papillon.geometry import Enclosure, closes_ring, enclosures
+from papillon.geometry import Enclosure, closes_ring, enclosures, ring_closers
 from papillon.grid import (
     ADJACENCIES,
     EDGE_INDEX,
@@ -398,16 +398,100 @@ def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editio
     return _total(cells, bricks, butterflies, edition)
 
 
+def totals_with_bricks(cells: tuple[str, ...], bricks: int, butterflies: int, brick_sets: Iterable[int], edition: Edition) -> list[int]:
+    """``[total(cells, drawn, butterflies, edition) for drawn in brick_sets]``, each of ``brick_sets``
+    being ``bricks`` or ``bricks`` and one brick more (a bot weighing every brick it may draw).
+
+    Where ``bricks`` close no ring (and the border does not enclose), a new brick draws a face only
+    if it closes one (:func:`~papillon.geometry.ring_closers`, worked out once for them all), and
+    otherwise changes the score only if it splits a patch: the others score as ``bricks`` do.
+    """
+    closers = None if edition.rules.border_encloses else ring_closers(bricks)
+    if closers is None:
+        return [total(cells, drawn, butterflies, edition) for drawn in brick_sets]
+    joining = joining_edges(cells)
+    same = _total(cells, bricks & joining, butterflies, edition)
+    found = []
+    for drawn in brick_sets:
+        new = drawn & ~bricks
+        if new & closers or new & (new - 1) or drawn & bricks != bricks:
+            found.append(total(cells, drawn, butterflies, edition))  # a ring, or not one brick more: the plain way
+        elif new & joining:
+            found.append(_total(cells, drawn & joining, butterflies, edition))
+        else:
+            found.append(same)
+    return found
+
+
+_DRAWN_TOTALS: dict[tuple[tuple[str, ...], int, int, Edition], int] = {}
+""":func:`totals_with_plots`' memo (forgotten all at once when full, as the bots' memos are)."""
+DRAWN_TOTALS = 1 << 16
+
+
+def totals_with_plots(
+    cells: tuple[str, ...], bricks: int, butterflies: int, drawings: Iterable[tuple[tuple[str, ...], int]], edition: Edition
+) -> list[int]:
+    """``[total(drawn, bricks, butterflies, edition) for drawn, _ in drawings]``, each ``drawn`` being
+    ``cells`` with plot ``plot`` changed (-1: none; a bot weighing every plot it may draw on).
+
+    A plot that holds no flower before or after leaves every patch as it was, and each
+    enclosure too, unless its ground spoils one and the plot's old ground did not (or the
+    other way round): such gardens share the patches of ``cells``, found once, and their points,
+    and count the rest.
+    """
+    tables = rule_tables(edition)
+    forbids = tables.forbids
+    memo = _DRAWN_TOTALS
+    found: tuple[PatchFound, ...] | None = None
+    faced = False
+    flower_points = 0
+    totals = []
+    for drawn, plot in drawings:
+        if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
+            totals.append(total(drawn, bricks, butterflies, edition))
+            continue
+        key = (drawn, bricks, butterflies, edition)
+        known = memo.get(key)
+        if known is None:
+            if found is None:
+                found = find_patches(cells, bricks, tables)
+                faced = any(patch.face is not None for patch in found)
+                flower_points = _flower_points(cells, found, tables)
+            if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
+                known = total(drawn, bricks, butterflies, edition)
+            else:
+                known = flower_points + _occupant_points(drawn, butterflies, found, tables)
+            if len(memo) >= DRAWN_TOTALS:
+                memo.clear()
+            memo[key] = known
+        totals.append(known)
+    return totals
+
+
 @lru_cache(maxsize=1 << 16)
 def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     """``sum(_score(...)[0])``, counting only: the same finders, without the records the scorer explains
     (tests/test_rules.py checks it against :func:`evaluate` on many gardens)."""
     tables = rule_tables(edition)
-    scoring = edition.scoring
-    found = find_patches(cells, bricks, tables)
+    return _counted(cells, butterflies, find_patches(cells, bricks, tables), tables)
+
+
+def _counted(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """:func:`_total` of a garden whose patches are ``found``."""
+    return _flower_points(cells, found, tables) + _occupant_points(cells, butterflies, found, tables)
+
+
+def _flower_points(cells: tuple[str, ...], found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """The flowers', patches' and enclosures' points: what only the flowers and the patches ``found`` give."""
+    scoring = tables.edition.scoring
     in_patches, in_enclosed = _plots_in(found)
-    points = scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
-    points += scoring.butterfly * butterflies.bit_count()
+    return scoring.flower * sum(map(FLOWER_CODES.__contains__, cells)) + scoring.patch * in_patches + scoring.enclosed * in_enclosed
+
+
+def _occupant_points(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
+    """The butterflies', critters' and features' points."""
+    scoring = tables.edition.scoring
+    points = scoring.butterfly * butterflies.bit_count()
     critter_points = tables.critter_points
     if not critter_points.keys().isdisjoint(cells):
         points += sum([critter_points[code] for code in cells if code in critter_points])

@@ -172,3 +172,75 @@ def test_a_bots_unchecked_apply_is_the_checked_one(seed, players):
     for state in _states(seed, "random", players):
         for action in state.legal_actions():
             assert after_legal(state, action) == state.apply(action)
+
+
+def _ring_free(bricks: int) -> int:
+    """``bricks`` less its highest bricks until what is left closes no ring."""
+    from papillon.geometry import closes_ring
+
+    while closes_ring(bricks):
+        bricks &= ~(1 << (bricks.bit_length() - 1))
+    return bricks
+
+
+@CI
+@given(any_gardens)
+def test_the_ring_closers_are_the_bricks_that_close_a_ring(garden):
+    # geometry.ring_closers does one union-find for a decision's bricks; here closes_ring asked of each brick.
+    from papillon.geometry import closes_ring, ring_closers
+    from papillon.grid import EDGES
+
+    bricks = compact(garden)[1]
+    assert ring_closers(bricks) is None if closes_ring(bricks) else True
+    base = _ring_free(bricks)
+    closers = ring_closers(base)
+    assert closers is not None
+    expected = [not base >> i & 1 and closes_ring(base | 1 << i) for i in range(len(EDGES))]
+    assert [closers >> i & 1 == 1 for i in range(len(EDGES))] == expected
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS))
+def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition):
+    # rules.totals_with_bricks scores a decision's bricks together; here each garden is scored by the rules' records.
+    from papillon.grid import EDGES
+    from papillon.rules import totals_with_bricks
+
+    cells, bricks, butterflies = compact(garden)
+    tables = rule_tables(edition)
+    for base in {bricks, _ring_free(bricks)}:
+        brick_sets = [base, *(base | 1 << i for i in range(len(EDGES)) if not base >> i & 1), bricks | base, base & base - 1]
+        expected = [evaluate_rules(cells, drawn, butterflies, tables).total for drawn in brick_sets]
+        assert totals_with_bricks(cells, base, butterflies, brick_sets, edition) == expected
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS), st.integers(0, 24), st.sampled_from(sorted({".", "F", "X", "R", "lb", "po", "hh"})))
+def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition, first, code):
+    # rules.totals_with_plots shares the garden's patches when a plot draws no flower; here each garden is scored by the rules' records.
+    from papillon.rules import totals_with_plots
+
+    cells, bricks, butterflies = compact(garden)
+    tables = rule_tables(edition)
+    drawings = [(cells, -1)]
+    for plot in (*range(first, len(PLOTS)), *range(first)):
+        drawn = list(cells)
+        drawn[plot] = code
+        drawings.append((tuple(drawn), plot))
+    expected = [evaluate_rules(drawn, bricks, butterflies, tables).total for drawn, _ in drawings]
+    assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected
+    assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected  # again, from its memo
+
+
+def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
+    # The one drawing totals_with_plots may not count on the garden's patches alone: the plot's ground stops spoiling.
+    from papillon.grid import EDGES
+    from papillon.rules import totals_with_plots
+
+    block = {6, 7, 11, 12}  # B2, C2, B3, C3: three red flowers and an empty plot, bricked all round
+    cells = tuple("R" if p in (6, 7, 11) else "." for p in PLOTS)
+    ring = sum(1 << i for i, edge in enumerate(EDGES) if (edge.a in block) != (edge.b in block))
+    drawn = (*cells[:12], "X", *cells[13:])
+    before, after = (evaluate_rules(c, ring, 0, rule_tables(STANDARD)) for c in (cells, drawn))
+    assert (before.categories["enclosed"], after.categories["enclosed"]) == (0, 3 * STANDARD.scoring.enclosed)
+    assert totals_with_plots(cells, ring, 0, [(drawn, 12)], STANDARD) == [after.total]

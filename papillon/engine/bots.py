@@ -32,13 +32,13 @@ from papillon.engine.evaluate import (
     board_score,
     candidate_gardens,
     candidate_potentials,
+    candidate_totals,
     potential,
     potential_bound,
     ring_edges,
 )
 from papillon.engine.state import GameState, after_legal
 from papillon.engine.tasks import AddBrick
-from papillon.rules import total
 
 TIE = 1e-9
 KNOWN_STATES = 4096
@@ -147,8 +147,7 @@ class GreedyBot:
         candidates = candidate_gardens(state, legal, player)
         if candidates is not None:
             # The actions draw in the garden only: score the gardens, no game state needed.
-            gardens = candidates.gardens
-            scores = [total(cells, bricks, flies, edition) for cells, bricks, flies in gardens]
+            scores = candidate_totals(candidates, edition)
             floor = max(scores) - margin - TIE
             wanted = [score >= floor for score in scores]
             promises = candidate_potentials(candidates, wanted, tables)

@@ -46,7 +46,18 @@ from papillon.engine.tasks import (
     StampAny,
 )
 from papillon.grid import ORTHOGONAL_NEIGHBOURS, PLOTS
-from papillon.rules import BORDER_MASK, FLOWER_CODES, NEIGHBOUR_EDGES, evaluate, joining_edges, patches, rule_tables, total
+from papillon.rules import (
+    BORDER_MASK,
+    FLOWER_CODES,
+    NEIGHBOUR_EDGES,
+    evaluate,
+    joining_edges,
+    patches,
+    rule_tables,
+    total,
+    totals_with_bricks,
+    totals_with_plots,
+)
 
 
 def board_score(board: Board, edition: Edition) -> int:
@@ -94,32 +105,86 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     The actions of a decision share their Fill sheet, and a brick's share their plots:
     what those give is worked out once for the decision.
     """
+    if candidates.plots is not None:
+        return _drawn_potentials(candidates, wanted, tables)
     sheets: dict[int, float] = {}
     plots: dict[tuple[int, int], tuple[float, bool]] = {}
     found = []
+    last_sheet: Board | None = None
+    last_cells: tuple[str, ...] | None = None
+    value, rings = 0.0, False
     for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
         if not want:
             found.append(0.0)
             continue
-        key = (id(sheet), id(cells))
-        known = plots.get(key)
-        if known is None:
-            value = sheets.get(id(sheet))
-            if value is None:
-                value = sheets[id(sheet)] = sheet_potential(sheet, tables)
-            known = plots[key] = _plots_potential(value, cells, tables)
-        value, rings = known
+        if sheet is not last_sheet or cells is not last_cells:  # a brick's candidates share both: looked up once
+            last_sheet, last_cells = sheet, cells
+            key = (id(sheet), id(cells))
+            known = plots.get(key)
+            if known is None:
+                shared = sheets.get(id(sheet))
+                if shared is None:
+                    shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
+                known = plots[key] = _plots_potential(shared, cells, tables)
+            value, rings = known
         found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
+    return found
+
+
+def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Tables) -> list[float]:
+    """:func:`candidate_potentials` of actions that each draw one plot (or nothing) on ``candidates.base``.
+
+    A plot drawn without a flower, there before or after, leaves the patches as they were, so
+    whether a ring could pay and what the rings promise are the garden's own: worked out once.
+    """
+    assert candidates.base is not None and candidates.plots is not None
+    base, bricks, _ = candidates.base
+    sheets: dict[int, float] = {}
+    base_rings: bool | None = None
+    base_ring_worth: float | None = None
+    found = []
+    for (cells, _, _), sheet, want, plot in zip(candidates.gardens, candidates.sheets, wanted, candidates.plots, strict=True):
+        if not want:
+            found.append(0.0)
+            continue
+        shared = sheets.get(id(sheet))
+        if shared is None:
+            shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
+        same_patches = plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES)
+        if same_patches:
+            if base_rings is None:
+                base_rings = _rings_possible(base, tables)
+            rings = base_rings
+        else:
+            rings = _rings_possible(cells, tables)
+        value = _fields_worth(shared, cells)
+        if rings:
+            if same_patches:
+                if base_ring_worth is None:
+                    base_ring_worth = _ring_potential(base, bricks, tables)
+                value = value + base_ring_worth
+            else:
+                value = value + _ring_potential(cells, bricks, tables)
+        found.append(value)
     return found
 
 
 def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
     """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
-    _, enclosed, patch_min, border = _weights(tables)
+    return _fields_worth(sheet, cells), _rings_possible(cells, tables)
+
+
+def _fields_worth(sheet: float, cells: tuple[str, ...]) -> float:
+    """The sheet's worth plus the free fields'."""
     fields_free = cells.count("F")
-    value = sheet + 0.6 * (fields_free if fields_free < 2 else 2)
+    return sheet + 0.6 * (fields_free if fields_free < 2 else 2)
+
+
+def _rings_possible(cells: tuple[str, ...], tables: Tables) -> bool:
+    """Whether a patch could be worth a ring (what the ring term of :func:`potential` needs first)."""
+    _, enclosed, patch_min, border = _weights(tables)
     # Most gardens a bot weighs have no patch off the border: one memoised count says so.
-    return value, bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
+    return bool(enclosed) and (border or _most_inner_flowers(cells) >= patch_min)
 
 
 def _ring_potential(cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
@@ -278,6 +343,23 @@ class Candidates(NamedTuple):
     gardens: list[Compact]
     sheets: list[Board]
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
+    base: Compact | None = None
+    """The garden now, when every action draws one brick, or one plot, or nothing on it
+    (:func:`candidate_totals` scores them together)."""
+    plots: list[int] | None = None
+    """With ``base``: the plot each action draws on (-1: none); None when they draw bricks."""
+
+
+def candidate_totals(candidates: Candidates, edition: Edition) -> list[int]:
+    """The scorer's total of each garden of :func:`candidate_gardens`."""
+    base = candidates.base
+    if base is None:
+        return [total(cells, bricks, flies, edition) for cells, bricks, flies in candidates.gardens]
+    cells, bricks, flies = base
+    if candidates.plots is None:
+        return totals_with_bricks(cells, bricks, flies, [drawn for _, drawn, _ in candidates.gardens], edition)
+    drawings = zip([drawn for drawn, _, _ in candidates.gardens], candidates.plots, strict=True)
+    return totals_with_plots(cells, bricks, flies, drawings, edition)
 
 
 _PLOT, _EDGE, _TO, _FROM, _SKIP = Kind.PLOT, Kind.EDGE, Kind.TO, Kind.FROM, Kind.SKIP
@@ -323,7 +405,10 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
             return None
         return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
     gardens: list[Compact] = []
+    base: Compact | None = None
+    plots: list[int] | None = None
     if kind is AddBrick:
+        base = (cells, bricks, butterflies)
         for action in actions:
             verb = action.kind
             if verb is _EDGE:
@@ -346,18 +431,22 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         code = _drawn(task)
         if code is None:
             return None
+        base = (cells, bricks, butterflies)
+        plots = []
         for action in actions:
             verb = action.kind
             if verb is _PLOT:
                 drawn = list(cells)
                 drawn[action.plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
+                plots.append(action.plot)
             elif verb is _SKIP or verb is _FROM:
                 gardens.append((cells, bricks, butterflies))
+                plots.append(-1)
             else:
                 return None
     if not die_next:
-        return Candidates(gardens, [board] * len(gardens))
+        return Candidates(gardens, [board] * len(gardens), base, plots)
     if type(task) is PlaceFeature:
         return None
     sheets: list[Board] = []
@@ -368,7 +457,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         if sheet is None:
             sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
-    return Candidates(gardens, sheets)
+    return Candidates(gardens, sheets, base, plots)
 
 
 def _drawn(task: object) -> str | None:

@@ -871,26 +871,32 @@ CHOOSE_MOVE = option_action(Kind.CHOOSE, "move")
 FIRST_CATERPILLARS = option_action(Kind.FIRST, "caterpillars")
 
 
-def _fill_targets(tables: Tables, board: Board, flowers: bool) -> list[Action]:
+def _fill_targets(tables: Tables, board: Board, flowers: bool) -> tuple[Action, ...]:
     """What a "fill a space" may fill: each critter ladder not full, each flower track not full, the rondel when open."""
+    return _fill_sheet_targets(tables, board.ladders, board.tracks, board.rondel, flowers)
+
+
+@lru_cache(maxsize=1 << 12)
+def _fill_sheet_targets(
+    tables: Tables, ladders: tuple[int, ...], tracks: tuple[int, ...], rondel: int, flowers: bool
+) -> tuple[Action, ...]:
+    """:func:`_fill_targets` by the Fill sheet's bubbles (memoised: a bot weighs many states of one sheet)."""
     fill = tables.edition.fill
     if fill.ladders_repeat:
         targets = [fill_action(code) for code in tables.critters]
     else:
         targets = [
-            fill_action(code)
-            for code, filled, height in zip(tables.critters, board.ladders, tables.ladders, strict=True)
-            if filled < height
+            fill_action(code) for code, filled, height in zip(tables.critters, ladders, tables.ladders, strict=True) if filled < height
         ]
     if flowers:
         height = len(fill.flower_track)
-        open_tracks = [fill_action(name) for name, filled in zip(tables.colours, board.tracks, strict=True) if filled < height]
+        open_tracks = [fill_action(name) for name, filled in zip(tables.colours, tracks, strict=True) if filled < height]
         targets += open_tracks
         after = fill.rondel_after
         rondel_open = after == "always" or (not open_tracks if after == "all_tracks" else len(open_tracks) < len(tables.colours))
-        if rondel_open and board.rondel < len(fill.rondel):
+        if rondel_open and rondel < len(fill.rondel):
             targets.append(fill_action(RONDEL))
-    return targets
+    return tuple(targets)
 
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
