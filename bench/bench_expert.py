@@ -3,7 +3,7 @@
     nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json]
 
 Every bot plays the same solo games of the standard edition, game ``i`` on the seed
-``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 30, and its outlook
+``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 40, and its outlook
 fitted on ``game_seed(3, i)``, i < 150 (bench/fit_outlook.py), so the default master 2026
 measures it on seeds it never saw.  Printed: each bot's average, the paired
 difference expert − search (the mean of the per-seed differences, with its standard error),
