@@ -23,7 +23,7 @@ LEVELS = {
     "random": Level("easy", 23.21),
     "greedy": Level("medium", 46.8),
     "search": Level("hard", 87.7),
-    "expert": Level("expert", 90.08),
+    "expert": Level("expert", 92.78),
 }
 """Each bot of :data:`papillon.engine.bots.BOTS` by name, weakest first."""
 
