@@ -3,7 +3,7 @@
     nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json]
 
 Every bot plays the same solo games of the standard edition, game ``i`` on the seed
-``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 30, and its outlook
+``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 40, and its outlook
 fitted on ``game_seed(3, i)``, i < 150 (bench/fit_outlook.py), so the default master 2026
 measures it on seeds it never saw.  Printed: each bot's average, the paired
 difference expert − search (the mean of the per-seed differences, with its standard error),
@@ -11,6 +11,11 @@ and the expert's CPU time per decision (``time.process_time``: what one core giv
 the neighbours do) at p50, p90 and max, and per turn (every decision of one round).
 Goals: the expert at least 8 points above search, its decisions and turns under 1 s at p90.
 The load average is printed beside the figures.
+
+``--variants search,search16,expert2x`` plays bench-only variants instead (:data:`VARIANTS`: the
+search bot with more rollouts, the expert with more exploring lines, paired against ``search``) and
+prints each one's average, its paired difference with search and its points per category: where
+the ceiling of more search lies (issue 22).
 """
 
 from __future__ import annotations
@@ -20,14 +25,29 @@ import json
 import os
 import statistics
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from papillon.engine import GameState, make_bot, play_game
+from papillon.engine.bots import Bot, SearchBot
+from papillon.engine.evaluate import board_categories
+from papillon.engine.expert import ExpertBot
 from papillon.engine.log import game_seed
 
 BOTS = ("random", "greedy", "search", "expert")
+
+VARIANTS: dict[str, Callable[[], Bot]] = {
+    "search": SearchBot,
+    "search4": lambda: SearchBot(rollouts=4),
+    "search8": lambda: SearchBot(rollouts=8),
+    "search16": lambda: SearchBot(rollouts=16),
+    "expert": ExpertBot,
+    "expert2x": lambda: ExpertBot(explore=3),
+    "expert4x": lambda: ExpertBot(explore=7),
+}
+"""Bench-only bots by name: search with 2x, 4x, 8x its rollouts; the expert with 2x, 4x its lines."""
 
 
 class Timed:
@@ -63,6 +83,33 @@ def play(master: int, index: int) -> dict[str, Any]:
     return {"index": index, "seed": seed, "scores": scores, "decisions": decisions, "turns": turns}
 
 
+def play_variants(master: int, index: int, names: tuple[str, ...]) -> dict[str, Any]:
+    """One seed: each variant's score, points per category and CPU seconds for the game."""
+    seed = game_seed(master, index)
+    found = {}
+    for name in names:
+        start = time.process_time()
+        state, _ = play_game(seed, [VARIANTS[name]()])
+        categories = board_categories(state.boards[0], state.edition)
+        found[name] = {"score": state.score(0), "categories": categories, "cpu_s": time.process_time() - start}
+    return found
+
+
+def compare_variants(master: int, games: int, jobs: int, names: tuple[str, ...]) -> None:
+    names = tuple(dict.fromkeys(("search", *names)))
+    with ProcessPoolExecutor(jobs) as pool:
+        results = list(pool.map(play_variants, [master] * games, range(games), [names] * games))
+    load = Path("/proc/loadavg").read_text().split()[:3] if Path("/proc/loadavg").exists() else []
+    print(f"{games} solo games, seeds game_seed({master}, i), load average {' '.join(load)}")
+    for name in names:
+        diffs = [r[name]["score"] - r["search"]["score"] for r in results]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else 0.0
+        average = statistics.mean(r[name]["score"] for r in results)
+        cpu = statistics.mean(r[name]["cpu_s"] for r in results)
+        per = {c: round(statistics.mean(r[name]["categories"][c] for r in results), 2) for c in results[0][name]["categories"]}
+        print(f"  {name:9} average {average:6.2f}, - search {statistics.mean(diffs):+.2f} ± {error:.2f}, {cpu:.2f} s CPU a game, {per}")
+
+
 def quantile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -96,7 +143,15 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     parser.add_argument("--out", type=Path, help="also write each seed's result to this JSON-lines file as it comes")
     parser.add_argument("--summarise", type=Path, help="only summarise the seeds of an --out file (of a run cut short)")
+    parser.add_argument("--variants", help=f"compare bench-only variants with search instead: some of {', '.join(VARIANTS)}")
     args = parser.parse_args()
+    if args.variants:
+        wanted = tuple(args.variants.split(","))
+        unknown = [name for name in wanted if name not in VARIANTS]
+        if unknown:
+            parser.error(f"unknown variant {unknown[0]!r}: expected some of {', '.join(VARIANTS)}")
+        compare_variants(args.master, args.games, args.jobs, wanted)
+        return
     if args.summarise:
         games = [json.loads(line) for line in args.summarise.read_text().splitlines()]
     else:

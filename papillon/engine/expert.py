@@ -10,7 +10,10 @@ and completes them with greedy, which places flowers by the points they score at
 expert judges a position, at a line's end and for every plot its policy draws, by the score now
 plus its *outlook* (:mod:`papillon.engine.outlook`): the points still to come, a linear fit on
 positions of its own games, which sees that a Gazebo drawn early grows to its cap, that a free
-field waits for a feature, that two flowers of one colour begin a patch.
+field waits for a feature, that two flowers of one colour begin a patch.  In its lines a feature
+tile or a flower's colour is chosen by the same worth, that of its best plot (greedy would judge
+it by the points it scores at once); a bubble, a gnome or a part is greedy's, which looks through
+butterfly paths and bricks that the outlook weighs only roughly.
 
 It works from any state where a seat decides, mid-turn or not: it plays the seat
 ``state.current`` (in a game driven simultaneously it is given ``state.alone(seat)``), looks at
@@ -27,6 +30,9 @@ from papillon.engine.bots import STRATEGIC, TIE, GreedyBot
 from papillon.engine.evaluate import board_score
 from papillon.engine.outlook import outlook
 from papillon.engine.state import GameState
+
+PRE_PLOT = frozenset({Kind.FEATURE, Kind.COLOUR})
+"""Choices that show only on the plot that follows them (a tile, a flower's colour)."""
 
 
 class ExpertBot:
@@ -54,10 +60,13 @@ class ExpertBot:
         return self._policy(state, legal, rng)
 
     def _policy(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        """The expert's move without looking ahead: plots by :func:`_worth`, the rest greedy."""
+        """The expert's move without looking ahead: a plot by :func:`_worth`, a tile or colour by its best plot's, the rest greedy."""
         if len(legal) > 1 and legal[0].kind is Kind.PLOT:
             player = state.current
             return _best(legal, [_worth(state.apply(action), player) for action in legal], rng)
+        if len(legal) > 1 and legal[0].kind in PRE_PLOT:
+            player = state.current
+            return _best(legal, [_next_worth(state.apply(action), player) for action in legal], rng)
         return self.greedy.choose(state, rng)
 
     def _look_ahead(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
@@ -84,6 +93,15 @@ class ExpertBot:
 def _worth(state: GameState, player: int) -> float:
     """``player``'s score now plus the points the outlook expects still to come."""
     return board_score(state.boards[player], state.edition) + outlook(state, player)
+
+
+def _next_worth(state: GameState, player: int) -> float:
+    """The worth of ``state``, looking through ``player``'s next decision when it is a plot (a tile or colour shows only once drawn)."""
+    if state.player == player and state.tasks and not state.is_chance():
+        legal = state.legal_actions()
+        if legal and legal[0].kind is Kind.PLOT:
+            return max(_worth(state.apply(action), player) for action in legal)
+    return _worth(state, player)
 
 
 def _best(legal: tuple[Action, ...], worths: list[float], rng: random.Random) -> Action:
