@@ -188,6 +188,14 @@ EDGE_PEN_CHROMA_MIN = 15.0
 """Lab chroma (against the band's paper) from which a pixel of an edge's band is a pen's colour: a thin ballpoint line
 over 15 % of the edge is then reviewed however faint its darkness (photogen3 development seeds 2002, 2003, 2020: short
 ballpoint bricks read none at 0.96-1.00)."""
+EDGE_SHORT_PEN_COVERAGE = 0.08
+"""Share of an edge's length a pen's coloured line along the path's middle must cover, with no ink spilled beside it,
+for the edge to be doubted: photogen3's development photos (seeds 4000, 4048) had short ballpoint dashes over 10-14 %
+of an edge read none at 0.99-1.00; of their 2,834 edges without a brick or spill, 3 had such a line over 3 % (each
+already read as a brick, at 0.51-0.98)."""
+EDGE_SHORT_PEN_SPILL_MAX = 0.05
+"""Share of an edge's band in a neighbour's spilled ink under which such a short coloured line is doubted (spill's
+unjoined specks make coloured dashes of their own)."""
 EDGE_CORE_MM = 0.75
 """Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
 outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
@@ -202,6 +210,9 @@ EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
+EDGE_GHOST_PEN_COVERAGE = 0.5
+"""Share of an edge covered by a pen's coloured line from which its brick is no ghost: only graphite rubs out, and a
+thin ballpoint line is faint in darkness (photogen3 development photos: 20 ballpoint bricks doubted as ghosts)."""
 EDGE_OUTLINE_SEARCH_MM = 0.6
 """Furthest (mm) the printed plot outlines beside an edge are looked for off their place, to centre the edge's band
 between them: photogen3 development photos (seeds 3021, 3039, 4017, 4018) had outlines 0.3 mm off, greyed by warm
@@ -1052,6 +1063,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
+    # A pen's dash along the path's middle is a line however short and faint: paper has no coloured lines of its own.
+    core_line = coloured_line & core
+    core_profile = core_line.any(axis=axis).astype(np.uint8) if core_line.size else np.zeros(0, np.uint8)
+    pen_core = float(cv2.erode(core_profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if core_profile.size else 0.0
+    if pen_core >= EDGE_SHORT_PEN_COVERAGE and spilled < EDGE_SHORT_PEN_SPILL_MAX and p < EDGE_SHORT_P:
+        p = EDGE_SHORT_P
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
@@ -1061,6 +1078,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("pen", p_pen),
         ("spill", spilled),
         ("pen_coverage", pen_coverage),
+        ("pen_core_coverage", pen_core),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
@@ -1531,7 +1549,9 @@ def _ghosts(edges: list[Reading]) -> list[Reading]:
     reference = min(float(np.median(sure)), EDGE_GHOST_REFERENCE_MAX)
     return [
         _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
-        if r.value == "brick" and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
+        if r.value == "brick"
+        and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
+        and dict(r.evidence).get("pen_coverage", 0.0) < EDGE_GHOST_PEN_COVERAGE
         else r
         for r in edges
     ]
