@@ -220,7 +220,9 @@ light or a colourless photo, read as a brick at 0.98-1.00 where the band's side 
 EDGE_OUTLINE_DARKNESS_MIN = 0.15
 """Median darkness along an edge of a printed outline for it to be found (the outlines give 0.3-0.4, paper ~0.05)."""
 EDGE_OUTLINE_PEAK_MIN = 0.05
-"""How much darker an outline's line is than the path 0.7 mm inside it, for it to be a line of its own."""
+"""How much darker an outline's line is than the path 0.7 mm inside it, for it to be a line of its own (beyond it, a
+plot's fill may be darker still: photogen2 seed 900026, a dark green fill beside its outline once set the band on the
+outlines' flanks, 0.3 mm off, and read a brick at 1.00)."""
 EDGE_OUTLINE_INSIDE_MM = 0.7
 TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
 """Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
@@ -963,10 +965,10 @@ def outline_centre(m: Maps, layout: GardenLayout, index: int) -> float:
 
     shifts = np.arange(-EDGE_OUTLINE_SEARCH_MM, EDGE_OUTLINE_SEARCH_MM + 1e-6, 0.5 / m.px_per_mm)
     low, high = level(shifts - half), level(shifts + half)
-    inside = np.maximum(level(shifts - half + EDGE_OUTLINE_INSIDE_MM), level(shifts + half - EDGE_OUTLINE_INSIDE_MM))
-    outside = np.maximum(level(shifts - half - EDGE_OUTLINE_INSIDE_MM), level(shifts + half + EDGE_OUTLINE_INSIDE_MM))
-    weaker = np.minimum(low, high)
-    found = (weaker >= EDGE_OUTLINE_DARKNESS_MIN) & (weaker - np.maximum(inside, outside) >= EDGE_OUTLINE_PEAK_MIN)
+    # Each outline stands out from the path beside it (paper, or a brick's edge); beyond it a plot's fill may be darker.
+    low_line = low - level(shifts - half + EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
+    high_line = high - level(shifts + half - EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
+    found = (np.minimum(low, high) >= EDGE_OUTLINE_DARKNESS_MIN) & low_line & high_line
     if not found.any():
         return 0.0
     best = int(np.argmax(np.where(found, low + high, -1.0)))
