@@ -188,6 +188,14 @@ EDGE_PEN_CHROMA_MIN = 15.0
 """Lab chroma (against the band's paper) from which a pixel of an edge's band is a pen's colour: a thin ballpoint line
 over 15 % of the edge is then reviewed however faint its darkness (photogen3 development seeds 2002, 2003, 2020: short
 ballpoint bricks read none at 0.96-1.00)."""
+EDGE_SHORT_PEN_COVERAGE = 0.08
+"""Share of an edge's length a pen's coloured line along the path's middle must cover, with no ink spilled beside it,
+for the edge to be doubted: photogen3's development photos (seeds 4000, 4048) had short ballpoint dashes over 10-14 %
+of an edge read none at 0.99-1.00; of their 2,834 edges without a brick or spill, 3 had such a line over 3 % (each
+already read as a brick, at 0.51-0.98)."""
+EDGE_SHORT_PEN_SPILL_MAX = 0.05
+"""Share of an edge's band in a neighbour's spilled ink under which such a short coloured line is doubted (spill's
+unjoined specks make coloured dashes of their own)."""
 EDGE_CORE_MM = 0.75
 """Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
 outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
@@ -202,6 +210,20 @@ EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
+EDGE_GHOST_PEN_COVERAGE = 0.5
+"""Share of an edge covered by a pen's coloured line from which its brick is no ghost: only graphite rubs out, and a
+thin ballpoint line is faint in darkness (photogen3 development photos: 20 ballpoint bricks doubted as ghosts)."""
+EDGE_OUTLINE_SEARCH_MM = 0.6
+"""Furthest (mm) the printed plot outlines beside an edge are looked for off their place, to centre the edge's band
+between them: photogen3 development photos (seeds 3021, 3039, 4017, 4018) had outlines 0.3 mm off, greyed by warm
+light or a colourless photo, read as a brick at 0.98-1.00 where the band's side caught them."""
+EDGE_OUTLINE_DARKNESS_MIN = 0.15
+"""Median darkness along an edge of a printed outline for it to be found (the outlines give 0.3-0.4, paper ~0.05)."""
+EDGE_OUTLINE_PEAK_MIN = 0.05
+"""How much darker an outline's line is than the path 0.7 mm inside it, for it to be a line of its own (beyond it, a
+plot's fill may be darker still: photogen2 seed 900026, a dark green fill beside its outline once set the band on the
+outlines' flanks, 0.3 mm off, and read a brick at 1.00)."""
+EDGE_OUTLINE_INSIDE_MM = 0.7
 TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
 """Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
 rest): an edge's band is a 3 mm path between two printed outlines (on the independent photos, edge errors rose from
@@ -908,9 +930,55 @@ def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
     return mask
 
 
+def outline_centre(m: Maps, layout: GardenLayout, index: int) -> float:
+    """How far (mm, toward the edge's second plot) the middle of edge ``index``'s path lies from where the layout puts
+    it, measured between the two printed plot outlines beside it; 0 when they are not both plainly there.
+
+    The outlines run the whole edge on either side: the median darkness along the edge, across a band wider than
+    the path, shows both as peaks a path's width apart.  A brick, a spill or a fill over one of them leaves the
+    other's peak and the offset is found all the same or not at all (then the layout's place is kept)."""
+    slot = layout.edge_slots[index]
+    edge = EDGES[index]
+    a, b = layout.plots[edge.a], layout.plots[edge.b]
+    vertical = slot.x1_mm == slot.x2_mm
+    half = ((b.x_mm - a.right_mm) if vertical else (b.y_mm - a.bottom_mm)) / 2
+    reach = half + EDGE_OUTLINE_SEARCH_MM + EDGE_OUTLINE_INSIDE_MM
+    if vertical:
+        ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + EDGE_END_MM), m.px(max(slot.y1_mm, slot.y2_mm) - EDGE_END_MM))
+        x0 = m.px(slot.x1_mm - reach)
+        xs = slice(x0, m.px(slot.x1_mm + reach) + 1)
+        start = x0 / m.px_per_mm - slot.x1_mm
+    else:
+        xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + EDGE_END_MM), m.px(max(slot.x1_mm, slot.x2_mm) - EDGE_END_MM))
+        y0 = m.px(slot.y1_mm - reach)
+        ys = slice(y0, m.px(slot.y1_mm + reach) + 1)
+        start = y0 / m.px_per_mm - slot.y1_mm
+    dark = m.darkness[ys, xs]
+    if dark.size == 0:
+        return 0.0
+    across = np.median(dark, axis=0 if vertical else 1)
+    positions = start + (np.arange(len(across)) + 0.5) / m.px_per_mm
+
+    def level(mm: NDArray[Any]) -> NDArray[Any]:
+        result: NDArray[Any] = np.interp(mm, positions, across)
+        return result
+
+    shifts = np.arange(-EDGE_OUTLINE_SEARCH_MM, EDGE_OUTLINE_SEARCH_MM + 1e-6, 0.5 / m.px_per_mm)
+    low, high = level(shifts - half), level(shifts + half)
+    # Each outline stands out from the path beside it (paper, or a brick's edge); beyond it a plot's fill may be darker.
+    low_line = low - level(shifts - half + EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
+    high_line = high - level(shifts + half - EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
+    found = (np.minimum(low, high) >= EDGE_OUTLINE_DARKNESS_MIN) & low_line & high_line
+    if not found.any():
+        return 0.0
+    best = int(np.argmax(np.where(found, low + high, -1.0)))
+    return float(shifts[best])
+
+
 def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0) -> Reading:
     """An edge's reading from a band along its path; ``across_mm`` shifts the band across the path (toward the
-    second plot), to see whether a reading stands if the sheet is misregistered there."""
+    second plot) from where the layout puts it: :func:`read_sheet` centres it between the printed outlines
+    (:func:`outline_centre`), and shifts it further to see whether a reading stands if the sheet is misregistered."""
     slot = layout.edge_slots[index]
     band, end = EDGE_BAND_MM, EDGE_END_MM
     if slot.x1_mm == slot.x2_mm:  # vertical line between left/right neighbours
@@ -997,6 +1065,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
+    # A pen's dash along the path's middle is a line however short and faint: paper has no coloured lines of its own.
+    core_line = coloured_line & core
+    core_profile = core_line.any(axis=axis).astype(np.uint8) if core_line.size else np.zeros(0, np.uint8)
+    pen_core = float(cv2.erode(core_profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if core_profile.size else 0.0
+    if pen_core >= EDGE_SHORT_PEN_COVERAGE and spilled < EDGE_SHORT_PEN_SPILL_MAX and p < EDGE_SHORT_P:
+        p = EDGE_SHORT_P
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
@@ -1006,6 +1080,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("pen", p_pen),
         ("spill", spilled),
         ("pen_coverage", pen_coverage),
+        ("pen_core_coverage", pen_core),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
@@ -1446,7 +1521,7 @@ def _plot_margin(estimate_mm: float) -> float:
     return min(max(0.0, estimate_mm - TRUSTED_SHIFT_MM["plot"]), PLOT_MARGIN_MAX_MM)
 
 
-def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, estimate_mm: float) -> Reading:
+def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, estimate_mm: float, centre_mm: float = 0.0) -> Reading:
     """``reading`` of edge ``index``, whose misregistration estimate exceeds what an edge tolerates, re-read with its
     band shifted that far across the path both ways (at most :data:`EDGE_SHIFT_MAX_MM`): when both agree surely, the
     reading stands that shift and its evidence says so (``tolerates_mm``), else it is left to be doubted.
@@ -1459,7 +1534,7 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
         return reading
     shift = min(estimate_mm, EDGE_SHIFT_MAX_MM)
     for across in (-shift, shift):
-        other = read_edge(m, layout, index, across)
+        other = read_edge(m, layout, index, centre_mm + across)
         if other.value != reading.value or other.confidence < ROBUST_CONFIDENCE:
             return reading
     return Reading(
@@ -1476,7 +1551,9 @@ def _ghosts(edges: list[Reading]) -> list[Reading]:
     reference = min(float(np.median(sure)), EDGE_GHOST_REFERENCE_MAX)
     return [
         _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
-        if r.value == "brick" and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
+        if r.value == "brick"
+        and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
+        and dict(r.evidence).get("pen_coverage", 0.0) < EDGE_GHOST_PEN_COVERAGE
         else r
         for r in edges
     ]
@@ -1507,8 +1584,12 @@ def read_sheet(
         _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
         for p in PLOTS
     ]
-    edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
-    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
+    centres = [outline_centre(m, layout, i) for i in range(len(EDGES))]
+    edges = [read_edge(m, layout, i, centres[i]) for i in range(len(EDGES))]
+    edges = [
+        _shift_tested(m, layout, i, r, edge_error[i], centres[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r
+        for i, r in enumerate(edges)
+    ]
     readings = plots + _ghosts(edges)
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
