@@ -144,3 +144,47 @@ def test_a_dark_green_felt_brick_beside_a_pale_green_field_run_into_the_gap_is_a
 
     brick = _edge(_sheet(with_brick), "B2", "C2")
     assert brick.value == "brick" and brick.confidence >= 0.9, brick
+
+
+GREY = (95, 95, 100)
+
+
+def _mm(point: tuple[float, float]) -> tuple[int, int]:
+    return round(point[0] * PX), round(point[1] * PX)
+
+
+def _stroke_into_bubble(image: np.ndarray, plot: int, turn_deg: float) -> None:
+    """A bramble's pencil stroke from deep in the plot ending 0.5 mm past its bubble's centre, turned ``turn_deg`` off
+    the line from the bubble's centre to the plot's."""
+    c, (px, py) = LAYOUT.bubbles[plot], LAYOUT.plots[plot].centre_mm
+    angle = np.arctan2(py - c.cy_mm, px - c.cx_mm) + np.radians(turn_deg)
+    end = (c.cx_mm - 0.5 * np.cos(angle), c.cy_mm - 0.5 * np.sin(angle))
+    cv2.line(image, _mm(end), _mm((end[0] + 16 * np.cos(angle), end[1] + 16 * np.sin(angle))), GREY, 4)
+
+
+def _read_bubble(image: np.ndarray, plot: int) -> Reading:
+    m = classify.maps(image, PX)
+    return classify.read_bubble(m, LAYOUT, plot, None, classify.calibrate(m, LAYOUT))
+
+
+def test_a_brambles_stroke_ending_in_the_bubble_slanted_off_the_diagonal_is_no_mark() -> None:
+    # photogen3 development seeds 4020, 4038, 4055: such strokes read as a filled bubble at 0.99-1.00.
+    plot = parse_plot("C3")
+    assert _read_bubble(_sheet(), plot).value == "empty"
+    for turn in (-18.0, 0.0, 18.0):
+        crossed = _read_bubble(_sheet(lambda im, t=turn: _stroke_into_bubble(im, plot, t)), plot)
+        assert crossed.value == "empty" and crossed.confidence >= 0.9, (turn, crossed)
+
+
+def test_a_tick_under_a_brambles_stroke_is_a_doubt_not_a_sure_empty() -> None:
+    # photogen3 development seeds 4022, 4023: a tick whose long arm lies along the X's stroke, read empty at 0.98-0.99.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def ticked(image: np.ndarray) -> None:
+        _stroke_into_bubble(image, plot, 0.0)
+        # The short arm, in the bubble's rim left of its core; the long arm lies under the stroke.
+        cv2.line(image, _mm((c.cx_mm - 2.0, c.cy_mm + 0.8)), _mm((c.cx_mm - 2.7, c.cy_mm - 0.6)), GREY, 3)
+
+    tick = _read_bubble(_sheet(ticked), plot)
+    assert tick.confidence < 0.9, tick
