@@ -188,3 +188,20 @@ def test_a_tick_under_a_brambles_stroke_is_a_doubt_not_a_sure_empty() -> None:
 
     tick = _read_bubble(_sheet(ticked), plot)
     assert tick.confidence < 0.9, tick
+
+
+def test_a_dark_felt_fill_run_past_its_bubble_all_round_is_filled() -> None:
+    # photogen3 development seeds 4024, 4045: black felt blobs over the bubble and 1-2 mm around it, read empty at 0.99
+    # (measured against the ring around the bubble, all ink, the fill was no darker than "paper").
+    plot = parse_plot("B4")
+    c = LAYOUT.bubbles[plot]
+    box = LAYOUT.plots[plot]
+
+    def blob(image: np.ndarray, field: bool) -> None:
+        if field:
+            cv2.rectangle(image, _mm((box.x_mm + 1, box.y_mm + 1)), _mm((box.right_mm - 1, box.bottom_mm - 1)), (226, 214, 120), -1)
+        cv2.circle(image, _mm((c.cx_mm, c.cy_mm)), round((c.r_mm + 1.8) * PX), (35, 35, 40), -1)
+
+    for field in (False, True):
+        filled = _read_bubble(_sheet(lambda im, f=field: blob(im, f)), plot)
+        assert filled.value == "filled" and filled.confidence >= 0.9, (field, filled)

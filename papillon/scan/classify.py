@@ -273,6 +273,12 @@ BUBBLE_RIM_MM = 0.45
 """Width (mm) inside a bubble's outline left out of its rim (the printed outline, blurred)."""
 BUBBLE_RIM_PRINT = 0.05
 """Darkness over a mark's added for the bubble's rim, where the printed butterfly's wing tips may reach."""
+BUBBLE_BEYOND_MM = (2.5, 4.5)
+"""Distances (mm) past a bubble's outline between which the plot's own look is sampled (beyond a fill run past it)."""
+BUBBLE_SPILL_MARGIN = 0.15
+"""How much darker than the plot beyond it a bubble's surrounding ring may be and still be the plot's paper or shading
+(photogen3 development seeds 4024, 4045: black felt fills run past the outline all round, 0.20 and 0.70 darker, read
+'empty' at 0.99; every other bubble of seeds 4000-4059 under 0.1)."""
 BUBBLE_CROSSED_MIN = 0.3
 """Share of a bubble's core under a bramble's stroke through it from which what the rest shows is a doubt: a tick or a
 dot along the stroke is hidden under it (photogen3 development seeds 4021, 4026, 4046: ticks and dots under the
@@ -1074,6 +1080,20 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
+def _paper_beyond(m: Maps, layout: GardenLayout, plot: Plot) -> float:
+    """How dark the plot is beyond its bubble's surroundings (the 25th percentile of its darkness, any colour, from
+    :data:`BUBBLE_BEYOND_MM` past the bubble's outline, within the plot's sample)."""
+    circle, box = layout.bubbles[plot], layout.plots[plot]
+    near, far = BUBBLE_BEYOND_MM
+    around, disc = _disc(m, circle, circle.r_mm + far)
+    yy, xx = np.mgrid[around[0], around[1]]
+    x_mm, y_mm = (xx + 0.5) / m.px_per_mm, (yy + 0.5) / m.px_per_mm
+    in_plot = (x_mm > box.x_mm + PLOT_INSET_MM) & (x_mm < box.right_mm - PLOT_INSET_MM) & (y_mm > box.y_mm + PLOT_INSET_MM)
+    in_plot &= y_mm < box.bottom_mm - PLOT_INSET_MM
+    sample = disc & in_plot & ((x_mm - circle.cx_mm) ** 2 + (y_mm - circle.cy_mm) ** 2 > (circle.r_mm + near) ** 2)
+    return float(np.percentile(m.darkness[around][sample], 25)) if sample.any() else 0.0
+
+
 def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
     """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
 
@@ -1142,6 +1162,11 @@ def read_bubble(
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
     paper = _bubble_paper(m, circle)
+    # A ring around the bubble far darker than the plot further out is a fill run past the outline all round (a dark
+    # felt blob), not the plot's paper or shading: the plot's own look beyond it is the bubble's paper then.
+    beyond = _paper_beyond(m, layout, plot)
+    if paper - beyond > BUBBLE_SPILL_MARGIN:
+        paper = beyond
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
     # A straight stroke running on through the bubble from deep in the plot (a bramble's X) is no mark, nor a fill.
     through = _through_stroke(m, layout, plot, circle, where, paper)
