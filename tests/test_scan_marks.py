@@ -205,3 +205,20 @@ def test_a_dark_felt_fill_run_past_its_bubble_all_round_is_filled() -> None:
     for field in (False, True):
         filled = _read_bubble(_sheet(lambda im, f=field: blob(im, f)), plot)
         assert filled.value == "filled" and filled.confidence >= 0.9, (field, filled)
+
+
+def test_an_empty_bubble_under_the_pencil_shading_of_its_whole_plot_is_a_doubt_not_a_sure_fill() -> None:
+    # photogen3 development seeds 4022, 4059: a field's shading (or a scribble) carried over the bubble, read "filled"
+    # at 1.00; the plot beyond the bubble is as dark, so the bubble is no darker than the shading around it.
+    plot = parse_plot("B2")
+    box = LAYOUT.plots[plot]
+
+    def shaded(image: np.ndarray) -> None:
+        step = 1.5
+        for k in range(int(2 * box.w_mm / step)):
+            x = box.x_mm + 1.0 + k * step
+            cv2.line(image, _mm((x, box.y_mm + 1.0)), _mm((x - box.h_mm, box.bottom_mm - 1.0)), (120, 120, 125), 4)
+        cv2.rectangle(image, _mm((box.right_mm - 0.6, box.y_mm)), _mm((box.right_mm + 9, box.bottom_mm)), (245, 245, 245), -1)
+
+    bubble = _read_bubble(_sheet(shaded), plot)
+    assert bubble.confidence < 0.9, bubble

@@ -279,6 +279,14 @@ BUBBLE_SPILL_MARGIN = 0.15
 """How much darker than the plot beyond it a bubble's surrounding ring may be and still be the plot's paper or shading
 (photogen3 development seeds 4024, 4045: black felt fills run past the outline all round, 0.20 and 0.70 darker, read
 'empty' at 0.99; every other bubble of seeds 4000-4059 under 0.1)."""
+BUBBLE_SHADED_MIN = 0.3
+"""Share of the plot beyond a bubble as dark and grey as a fill from which the plot is shaded about it (a field's
+pencil shading or a scribble carried over the bubble: photogen3 development seeds 4022, 4059, empty bubbles under it
+read 'filled' at 1.00, 0.32-0.74 of the plot beyond them so; bubbles filled deliberately at most 0.27 but two)."""
+BUBBLE_SHADED_MARGIN = 0.4
+"""How much more of the bubble's core than of the shaded plot around it must be dark for it to be surely filled."""
+BUBBLE_SHADED_CONFIDENCE = 0.75
+"""Probability of *filled* at most for a bubble no darker than the shading around it (a doubt)."""
 BUBBLE_CROSSED_MIN = 0.3
 """Share of a bubble's core under a bramble's stroke through it from which what the rest shows is a doubt: a tick or a
 dot along the stroke is hidden under it (photogen3 development seeds 4021, 4026, 4046: ticks and dots under the
@@ -1080,9 +1088,9 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def _paper_beyond(m: Maps, layout: GardenLayout, plot: Plot) -> float:
-    """How dark the plot is beyond its bubble's surroundings (the 25th percentile of its darkness, any colour, from
-    :data:`BUBBLE_BEYOND_MM` past the bubble's outline, within the plot's sample)."""
+def _beyond(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """The plot's sample :data:`BUBBLE_BEYOND_MM` past its bubble's outline (beyond any fill run past it): a window
+    around the bubble and the pixels of it in that ring and inside the plot."""
     circle, box = layout.bubbles[plot], layout.plots[plot]
     near, far = BUBBLE_BEYOND_MM
     around, disc = _disc(m, circle, circle.r_mm + far)
@@ -1090,8 +1098,22 @@ def _paper_beyond(m: Maps, layout: GardenLayout, plot: Plot) -> float:
     x_mm, y_mm = (xx + 0.5) / m.px_per_mm, (yy + 0.5) / m.px_per_mm
     in_plot = (x_mm > box.x_mm + PLOT_INSET_MM) & (x_mm < box.right_mm - PLOT_INSET_MM) & (y_mm > box.y_mm + PLOT_INSET_MM)
     in_plot &= y_mm < box.bottom_mm - PLOT_INSET_MM
-    sample = disc & in_plot & ((x_mm - circle.cx_mm) ** 2 + (y_mm - circle.cy_mm) ** 2 > (circle.r_mm + near) ** 2)
+    sample: NDArray[Any] = disc & in_plot & ((x_mm - circle.cx_mm) ** 2 + (y_mm - circle.cy_mm) ** 2 > (circle.r_mm + near) ** 2)
+    return around, sample
+
+
+def _paper_beyond(m: Maps, layout: GardenLayout, plot: Plot) -> float:
+    """How dark the plot is beyond its bubble's surroundings (the 25th percentile of its darkness there, any colour)."""
+    around, sample = _beyond(m, layout, plot)
     return float(np.percentile(m.darkness[around][sample], 25)) if sample.any() else 0.0
+
+
+def _shade_beyond(m: Maps, layout: GardenLayout, plot: Plot, paper: float) -> float:
+    """Share of the plot beyond its bubble's surroundings as dark (against the bubble's paper) and as grey as a fill
+    in the bubble would be: a field's pencil shading, a scribble, any dark ink lying about the plot."""
+    around, sample = _beyond(m, layout, plot)
+    dark = (m.darkness[around] - paper > BUBBLE_DARKNESS_MIN) & (m.chroma[around] < PENCIL_CHROMA_MAX * 2)
+    return float((dark & sample).sum()) / max(int(sample.sum()), 1)
 
 
 def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
@@ -1216,8 +1238,13 @@ def read_bubble(
         # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
         w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
         p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
+    shade = _shade_beyond(m, layout, plot, paper)
+    if shade >= BUBBLE_SHADED_MIN and fraction - shade < BUBBLE_SHADED_MARGIN and p > 0.5:
+        # The plot around the bubble is shaded (or scribbled) about as darkly as the bubble: its darkness may be the
+        # shading's, carried over the bubble, as well as a mark's; a person decides.
+        p = min(p, BUBBLE_SHADED_CONFIDENCE)
     crossed = float((crossing & inside).sum()) / n
-    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("crossing", crossed))
+    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("crossing", crossed), ("shade", shade))
     reading = Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
     rest = _crossed_rest(m, layout, plot, circle, paper, crossing_bramble=bramble) if crossed >= BUBBLE_CROSSED_MIN else 0.0
     reading = Reading(reading.item, reading.kind, reading.probabilities, (*evidence, ("crossed_rest", rest)))
