@@ -1286,7 +1286,9 @@ class _Diagonal:
     offset: NDArray[Any]
     """Millimetres across it."""
 
-    def band(self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float, slant: float = 0.0) -> NDArray[Any]:
+    def band(
+        self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float, slant: float = 0.0
+    ) -> NDArray[Any]:
         """The pixels of ``where`` within ``half_width`` (across the diagonal) of the line at offset ``centre`` from the
         bubble's centre, turned off the diagonal by ``slant`` (mm across per mm along)."""
         yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
