@@ -1102,16 +1102,16 @@ def _beyond(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[tuple[slice, sli
     return around, sample
 
 
-def _paper_beyond(m: Maps, layout: GardenLayout, plot: Plot) -> float:
-    """How dark the plot is beyond its bubble's surroundings (the 25th percentile of its darkness there, any colour)."""
-    around, sample = _beyond(m, layout, plot)
+def _paper_beyond(m: Maps, beyond: tuple[tuple[slice, slice], NDArray[Any]]) -> float:
+    """How dark the plot is in :func:`_beyond`'s sample (its 25th percentile, any colour)."""
+    around, sample = beyond
     return float(np.percentile(m.darkness[around][sample], 25)) if sample.any() else 0.0
 
 
-def _shade_beyond(m: Maps, layout: GardenLayout, plot: Plot, paper: float) -> float:
-    """Share of the plot beyond its bubble's surroundings as dark (against the bubble's paper) and as grey as a fill
-    in the bubble would be: a field's pencil shading, a scribble, any dark ink lying about the plot."""
-    around, sample = _beyond(m, layout, plot)
+def _shade_beyond(m: Maps, beyond: tuple[tuple[slice, slice], NDArray[Any]], paper: float) -> float:
+    """Share of :func:`_beyond`'s sample as dark (against the bubble's paper) and as grey as a fill in the bubble
+    would be: a field's pencil shading, a scribble, any dark ink lying about the plot."""
+    around, sample = beyond
     dark = (m.darkness[around] - paper > BUBBLE_DARKNESS_MIN) & (m.chroma[around] < PENCIL_CHROMA_MAX * 2)
     return float((dark & sample).sum()) / max(int(sample.sum()), 1)
 
@@ -1186,9 +1186,10 @@ def read_bubble(
     paper = _bubble_paper(m, circle)
     # A ring around the bubble far darker than the plot further out is a fill run past the outline all round (a dark
     # felt blob), not the plot's paper or shading: the plot's own look beyond it is the bubble's paper then.
-    beyond = _paper_beyond(m, layout, plot)
-    if paper - beyond > BUBBLE_SPILL_MARGIN:
-        paper = beyond
+    beyond = _beyond(m, layout, plot)
+    plot_paper = _paper_beyond(m, beyond)
+    if paper - plot_paper > BUBBLE_SPILL_MARGIN:
+        paper = plot_paper
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
     # A straight stroke running on through the bubble from deep in the plot (a bramble's X) is no mark, nor a fill.
     through = _through_stroke(m, layout, plot, circle, where, paper)
@@ -1238,7 +1239,7 @@ def read_bubble(
         # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
         w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
         p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
-    shade = _shade_beyond(m, layout, plot, paper)
+    shade = _shade_beyond(m, beyond, paper)
     if shade >= BUBBLE_SHADED_MIN and fraction - shade < BUBBLE_SHADED_MARGIN and p > 0.5:
         # The plot around the bubble is shaded (or scribbled) about as darkly as the bubble: its darkness may be the
         # shading's, carried over the bubble, as well as a mark's; a person decides.
