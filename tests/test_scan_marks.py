@@ -192,3 +192,81 @@ def test_a_thin_ballpoint_brick_beside_black_felt_ones_is_no_ghost() -> None:
     ballpoint, ghost = _brick("edge ballpoint", 0.03, pen_coverage=1.0), _brick("edge ghost", 0.08)
     out = classify._ghosts([*felt, ballpoint, ghost])
     assert [r.confidence for r in out] == [0.99, 0.99, 0.99, 0.99, 0.6]
+
+
+GREY = (95, 95, 100)
+
+
+def _mm(point: tuple[float, float]) -> tuple[int, int]:
+    return round(point[0] * PX), round(point[1] * PX)
+
+
+def _stroke_into_bubble(image: np.ndarray, plot: int, turn_deg: float) -> None:
+    """A bramble's pencil stroke from deep in the plot ending 0.5 mm past its bubble's centre, turned ``turn_deg`` off
+    the line from the bubble's centre to the plot's."""
+    c, (px, py) = LAYOUT.bubbles[plot], LAYOUT.plots[plot].centre_mm
+    angle = np.arctan2(py - c.cy_mm, px - c.cx_mm) + np.radians(turn_deg)
+    end = (c.cx_mm - 0.5 * np.cos(angle), c.cy_mm - 0.5 * np.sin(angle))
+    cv2.line(image, _mm(end), _mm((end[0] + 16 * np.cos(angle), end[1] + 16 * np.sin(angle))), GREY, 4)
+
+
+def _read_bubble(image: np.ndarray, plot: int) -> Reading:
+    m = classify.maps(image, PX)
+    return classify.read_bubble(m, LAYOUT, plot, None, classify.calibrate(m, LAYOUT))
+
+
+def test_a_brambles_stroke_ending_in_the_bubble_slanted_off_the_diagonal_is_no_mark() -> None:
+    # photogen3 development seeds 4020, 4038, 4055: such strokes read as a filled bubble at 0.99-1.00.
+    plot = parse_plot("C3")
+    assert _read_bubble(_sheet(), plot).value == "empty"
+    for turn in (-18.0, 0.0, 18.0):
+        crossed = _read_bubble(_sheet(lambda im, t=turn: _stroke_into_bubble(im, plot, t)), plot)
+        assert crossed.value == "empty" and crossed.confidence >= 0.9, (turn, crossed)
+
+
+def test_a_tick_under_a_brambles_stroke_is_a_doubt_not_a_sure_empty() -> None:
+    # photogen3 development seeds 4022, 4023: a tick whose long arm lies along the X's stroke, read empty at 0.98-0.99.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def ticked(image: np.ndarray) -> None:
+        _stroke_into_bubble(image, plot, 0.0)
+        # The short arm, in the bubble's rim left of its core; the long arm lies under the stroke.
+        cv2.line(image, _mm((c.cx_mm - 2.0, c.cy_mm + 0.8)), _mm((c.cx_mm - 2.7, c.cy_mm - 0.6)), GREY, 3)
+
+    tick = _read_bubble(_sheet(ticked), plot)
+    assert tick.confidence < 0.9, tick
+
+
+def test_a_dark_felt_fill_run_past_its_bubble_all_round_is_filled() -> None:
+    # photogen3 development seeds 4024, 4045: black felt blobs over the bubble and 1-2 mm around it, read empty at 0.99
+    # (measured against the ring around the bubble, all ink, the fill was no darker than "paper").
+    plot = parse_plot("B4")
+    c = LAYOUT.bubbles[plot]
+    box = LAYOUT.plots[plot]
+
+    def blob(image: np.ndarray, field: bool) -> None:
+        if field:
+            cv2.rectangle(image, _mm((box.x_mm + 1, box.y_mm + 1)), _mm((box.right_mm - 1, box.bottom_mm - 1)), (226, 214, 120), -1)
+        cv2.circle(image, _mm((c.cx_mm, c.cy_mm)), round((c.r_mm + 1.8) * PX), (35, 35, 40), -1)
+
+    for field in (False, True):
+        filled = _read_bubble(_sheet(lambda im, f=field: blob(im, f)), plot)
+        assert filled.value == "filled" and filled.confidence >= 0.9, (field, filled)
+
+
+def test_an_empty_bubble_under_the_pencil_shading_of_its_whole_plot_is_a_doubt_not_a_sure_fill() -> None:
+    # photogen3 development seeds 4022, 4059: a field's shading (or a scribble) carried over the bubble, read "filled"
+    # at 1.00; the plot beyond the bubble is as dark, so the bubble is no darker than the shading around it.
+    plot = parse_plot("B2")
+    box = LAYOUT.plots[plot]
+
+    def shaded(image: np.ndarray) -> None:
+        step = 1.5
+        for k in range(int(2 * box.w_mm / step)):
+            x = box.x_mm + 1.0 + k * step
+            cv2.line(image, _mm((x, box.y_mm + 1.0)), _mm((x - box.h_mm, box.bottom_mm - 1.0)), (120, 120, 125), 4)
+        cv2.rectangle(image, _mm((box.right_mm - 0.6, box.y_mm)), _mm((box.right_mm + 9, box.bottom_mm)), (245, 245, 245), -1)
+
+    bubble = _read_bubble(_sheet(shaded), plot)
+    assert bubble.confidence < 0.9, bubble
