@@ -188,14 +188,6 @@ EDGE_PEN_CHROMA_MIN = 15.0
 """Lab chroma (against the band's paper) from which a pixel of an edge's band is a pen's colour: a thin ballpoint line
 over 15 % of the edge is then reviewed however faint its darkness (photogen3 development seeds 2002, 2003, 2020: short
 ballpoint bricks read none at 0.96-1.00)."""
-EDGE_SHORT_PEN_COVERAGE = 0.08
-"""Share of an edge's length a pen's coloured line along the path's middle must cover, with no ink spilled beside it,
-for the edge to be doubted: photogen3's development photos (seeds 4000, 4048) had short ballpoint dashes over 10-14 %
-of an edge read none at 0.99-1.00; of their 2,834 edges without a brick or spill, 3 had such a line over 3 % (each
-already read as a brick, at 0.51-0.98)."""
-EDGE_SHORT_PEN_SPILL_MAX = 0.05
-"""Share of an edge's band in a neighbour's spilled ink under which such a short coloured line is doubted (spill's
-unjoined specks make coloured dashes of their own)."""
 EDGE_CORE_MM = 0.75
 """Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
 outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
@@ -210,20 +202,6 @@ EDGE_GHOST_MIN_BRICKS = 3
 """Sure bricks needed in a photo before their darkness is the reference for ghosts."""
 EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
-EDGE_GHOST_PEN_COVERAGE = 0.5
-"""Share of an edge covered by a pen's coloured line from which its brick is no ghost: only graphite rubs out, and a
-thin ballpoint line is faint in darkness (photogen3 development photos: 20 ballpoint bricks doubted as ghosts)."""
-EDGE_OUTLINE_SEARCH_MM = 0.6
-"""Furthest (mm) the printed plot outlines beside an edge are looked for off their place, to centre the edge's band
-between them: photogen3 development photos (seeds 3021, 3039, 4017, 4018) had outlines 0.3 mm off, greyed by warm
-light or a colourless photo, read as a brick at 0.98-1.00 where the band's side caught them."""
-EDGE_OUTLINE_DARKNESS_MIN = 0.15
-"""Median darkness along an edge of a printed outline for it to be found (the outlines give 0.3-0.4, paper ~0.05)."""
-EDGE_OUTLINE_PEAK_MIN = 0.05
-"""How much darker an outline's line is than the path 0.7 mm inside it, for it to be a line of its own (beyond it, a
-plot's fill may be darker still: photogen2 seed 900026, a dark green fill beside its outline once set the band on the
-outlines' flanks, 0.3 mm off, and read a brick at 1.00)."""
-EDGE_OUTLINE_INSIDE_MM = 0.7
 TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
 """Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
 rest): an edge's band is a 3 mm path between two printed outlines (on the independent photos, edge errors rose from
@@ -287,41 +265,6 @@ THROUGH_STEPS = 6
 THROUGH_HALF_WIDTH_MAX_MM = 0.9
 """Widest (mm, 90th percentile of its pixels' distance from its middle) a stroke through the bubble may be: a pen's line
 blurred by the camera, not a fill or a stroke across the diagonal."""
-THROUGH_SLANT_MAX = 0.6
-"""Steepest slant (mm across per mm along, about 30 degrees) of a stroke through the bubble against the line from the
-bubble's centre to its plot's (photogen3 development seeds 4020, 4038, 4055: a bramble's stroke ending inside the
-bubble, slanted off that line, was missed by a band parallel to it and read as a mark at 0.99-1.00)."""
-BUBBLE_RIM_MM = 0.45
-"""Width (mm) inside a bubble's outline left out of its rim (the printed outline, blurred)."""
-BUBBLE_RIM_PRINT = 0.05
-"""Darkness over a mark's added for the bubble's rim, where the printed butterfly's wing tips may reach."""
-BUBBLE_BEYOND_MM = (2.5, 4.5)
-"""Distances (mm) past a bubble's outline between which the plot's own look is sampled (beyond a fill run past it)."""
-BUBBLE_SPILL_MARGIN = 0.15
-"""How much darker than the plot beyond it a bubble's surrounding ring may be and still be the plot's paper or shading
-(photogen3 development seeds 4024, 4045: black felt fills run past the outline all round, 0.20 and 0.70 darker, read
-'empty' at 0.99; every other bubble of seeds 4000-4059 under 0.1)."""
-BUBBLE_SHADED_MIN = 0.3
-"""Share of the plot beyond a bubble as dark and grey as a fill from which the plot is shaded about it (a field's
-pencil shading or a scribble carried over the bubble: photogen3 development seeds 4022, 4059, empty bubbles under it
-read 'filled' at 1.00, 0.32-0.74 of the plot beyond them so; bubbles filled deliberately at most 0.27 but two)."""
-BUBBLE_SHADED_MARGIN = 0.4
-"""How much more of the bubble's core than of the shaded plot around it must be dark for it to be surely filled."""
-BUBBLE_SHADED_CONFIDENCE = 0.75
-"""Probability of *filled* at most for a bubble no darker than the shading around it (a doubt)."""
-BUBBLE_CROSSED_MIN = 0.3
-"""Share of a bubble's core under a bramble's stroke through it from which what the rest shows is a doubt: a tick or a
-dot along the stroke is hidden under it (photogen3 development seeds 4021, 4026, 4046: ticks and dots under the
-stroke, read 'empty' at 0.97-0.99 once the stroke was followed into the bubble)."""
-BUBBLE_CROSSED_REST_MIN = 0.07
-"""Share of a crossed bubble's rim marked beside the stroke from which something else was drawn there (development
-seeds 4000-4059: crossed empty bubbles 0-0.05 but one, ticks under the stroke 0.09-0.14)."""
-BUBBLE_CROSSED_DARK_MIN = 0.25
-"""Share of a crossed bubble's core dark apart from a straight stroke through it from which something else is there."""
-BUBBLE_CROSSED_FILL_MIN = 0.5
-"""Share of the rest of such a bubble's core marked from which it is filled all the same (a fill the stroke crosses)."""
-BUBBLE_CROSSED_CONFIDENCE = 0.75
-"""Confidence given at most to a bubble crossed so, when the rest of it is not filled."""
 THROUGH_AREA_MAX = 0.5
 """Share of the searched area a stroke through the bubble may cover (more is a fill)."""
 BUBBLE_OWN_DARKNESS_MIN = 0.06
@@ -965,55 +908,9 @@ def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
     return mask
 
 
-def outline_centre(m: Maps, layout: GardenLayout, index: int) -> float:
-    """How far (mm, toward the edge's second plot) the middle of edge ``index``'s path lies from where the layout puts
-    it, measured between the two printed plot outlines beside it; 0 when they are not both plainly there.
-
-    The outlines run the whole edge on either side: the median darkness along the edge, across a band wider than
-    the path, shows both as peaks a path's width apart.  A brick, a spill or a fill over one of them leaves the
-    other's peak and the offset is found all the same or not at all (then the layout's place is kept)."""
-    slot = layout.edge_slots[index]
-    edge = EDGES[index]
-    a, b = layout.plots[edge.a], layout.plots[edge.b]
-    vertical = slot.x1_mm == slot.x2_mm
-    half = ((b.x_mm - a.right_mm) if vertical else (b.y_mm - a.bottom_mm)) / 2
-    reach = half + EDGE_OUTLINE_SEARCH_MM + EDGE_OUTLINE_INSIDE_MM
-    if vertical:
-        ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + EDGE_END_MM), m.px(max(slot.y1_mm, slot.y2_mm) - EDGE_END_MM))
-        x0 = m.px(slot.x1_mm - reach)
-        xs = slice(x0, m.px(slot.x1_mm + reach) + 1)
-        start = x0 / m.px_per_mm - slot.x1_mm
-    else:
-        xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + EDGE_END_MM), m.px(max(slot.x1_mm, slot.x2_mm) - EDGE_END_MM))
-        y0 = m.px(slot.y1_mm - reach)
-        ys = slice(y0, m.px(slot.y1_mm + reach) + 1)
-        start = y0 / m.px_per_mm - slot.y1_mm
-    dark = m.darkness[ys, xs]
-    if dark.size == 0:
-        return 0.0
-    across = np.median(dark, axis=0 if vertical else 1)
-    positions = start + (np.arange(len(across)) + 0.5) / m.px_per_mm
-
-    def level(mm: NDArray[Any]) -> NDArray[Any]:
-        result: NDArray[Any] = np.interp(mm, positions, across)
-        return result
-
-    shifts = np.arange(-EDGE_OUTLINE_SEARCH_MM, EDGE_OUTLINE_SEARCH_MM + 1e-6, 0.5 / m.px_per_mm)
-    low, high = level(shifts - half), level(shifts + half)
-    # Each outline stands out from the path beside it (paper, or a brick's edge); beyond it a plot's fill may be darker.
-    low_line = low - level(shifts - half + EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
-    high_line = high - level(shifts + half - EDGE_OUTLINE_INSIDE_MM) >= EDGE_OUTLINE_PEAK_MIN
-    found = (np.minimum(low, high) >= EDGE_OUTLINE_DARKNESS_MIN) & low_line & high_line
-    if not found.any():
-        return 0.0
-    best = int(np.argmax(np.where(found, low + high, -1.0)))
-    return float(shifts[best])
-
-
 def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0) -> Reading:
     """An edge's reading from a band along its path; ``across_mm`` shifts the band across the path (toward the
-    second plot) from where the layout puts it: :func:`read_sheet` centres it between the printed outlines
-    (:func:`outline_centre`), and shifts it further to see whether a reading stands if the sheet is misregistered."""
+    second plot), to see whether a reading stands if the sheet is misregistered there."""
     slot = layout.edge_slots[index]
     band, end = EDGE_BAND_MM, EDGE_END_MM
     if slot.x1_mm == slot.x2_mm:  # vertical line between left/right neighbours
@@ -1100,12 +997,6 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
-    # A pen's dash along the path's middle is a line however short and faint: paper has no coloured lines of its own.
-    core_line = coloured_line & core
-    core_profile = core_line.any(axis=axis).astype(np.uint8) if core_line.size else np.zeros(0, np.uint8)
-    pen_core = float(cv2.erode(core_profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if core_profile.size else 0.0
-    if pen_core >= EDGE_SHORT_PEN_COVERAGE and spilled < EDGE_SHORT_PEN_SPILL_MAX and p < EDGE_SHORT_P:
-        p = EDGE_SHORT_P
     name = f"edge {edge.name}"
     evidence = (
         ("coverage", coverage),
@@ -1115,7 +1006,6 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("pen", p_pen),
         ("spill", spilled),
         ("pen_coverage", pen_coverage),
-        ("pen_core_coverage", pen_core),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
@@ -1161,34 +1051,6 @@ def _bubble_paper(m: Maps, circle: Circle) -> float:
     # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
     where, inside = _bubble_window(m, circle)
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
-
-
-def _beyond(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[tuple[slice, slice], NDArray[Any]]:
-    """The plot's sample :data:`BUBBLE_BEYOND_MM` past its bubble's outline (beyond any fill run past it): a window
-    around the bubble and the pixels of it in that ring and inside the plot."""
-    circle, box = layout.bubbles[plot], layout.plots[plot]
-    near, far = BUBBLE_BEYOND_MM
-    around, disc = _disc(m, circle, circle.r_mm + far)
-    yy, xx = np.mgrid[around[0], around[1]]
-    x_mm, y_mm = (xx + 0.5) / m.px_per_mm, (yy + 0.5) / m.px_per_mm
-    in_plot = (x_mm > box.x_mm + PLOT_INSET_MM) & (x_mm < box.right_mm - PLOT_INSET_MM) & (y_mm > box.y_mm + PLOT_INSET_MM)
-    in_plot &= y_mm < box.bottom_mm - PLOT_INSET_MM
-    sample: NDArray[Any] = disc & in_plot & ((x_mm - circle.cx_mm) ** 2 + (y_mm - circle.cy_mm) ** 2 > (circle.r_mm + near) ** 2)
-    return around, sample
-
-
-def _paper_beyond(m: Maps, beyond: tuple[tuple[slice, slice], NDArray[Any]]) -> float:
-    """How dark the plot is in :func:`_beyond`'s sample (its 25th percentile, any colour)."""
-    around, sample = beyond
-    return float(np.percentile(m.darkness[around][sample], 25)) if sample.any() else 0.0
-
-
-def _shade_beyond(m: Maps, beyond: tuple[tuple[slice, slice], NDArray[Any]], paper: float) -> float:
-    """Share of :func:`_beyond`'s sample as dark (against the bubble's paper) and as grey as a fill in the bubble
-    would be: a field's pencil shading, a scribble, any dark ink lying about the plot."""
-    around, sample = beyond
-    dark = (m.darkness[around] - paper > BUBBLE_DARKNESS_MIN) & (m.chroma[around] < PENCIL_CHROMA_MAX * 2)
-    return float((dark & sample).sum()) / max(int(sample.sum()), 1)
 
 
 def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
@@ -1259,20 +1121,8 @@ def read_bubble(
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
     paper = _bubble_paper(m, circle)
-    # A ring around the bubble far darker than the plot further out is a fill run past the outline all round (a dark
-    # felt blob), not the plot's paper or shading: the plot's own look beyond it is the bubble's paper then.
-    beyond = _beyond(m, layout, plot)
-    plot_paper = _paper_beyond(m, beyond)
-    if paper - plot_paper > BUBBLE_SPILL_MARGIN:
-        paper = plot_paper
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
-    # A straight stroke running on through the bubble from deep in the plot (a bramble's X) is no mark, nor a fill.
-    through = _through_stroke(m, layout, plot, circle, where, paper)
-    crossing = through.copy()
-    bramble = plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN
-    if bramble:
-        crossing |= _bramble_stroke(m, layout, plot, circle, where, paper)
-    dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2) & ~through
+    dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
     n = max(int(inside.sum()), 1)
     fraction = float((dark & inside).sum()) / n
     p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
@@ -1301,7 +1151,10 @@ def read_bubble(
     # most of a bubble ringed by paper was put there, a mark (the bubble filled with the flower's own pen).  A little
     # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
     own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
-    marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside & ~crossing
+    marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
+    if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
+        marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
+    marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
     mark_fraction = float(marked.sum()) / n
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
     p = max(p_fill, p_mark)
@@ -1314,38 +1167,8 @@ def read_bubble(
         # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
         w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
         p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
-    shade = _shade_beyond(m, beyond, paper)
-    if shade >= BUBBLE_SHADED_MIN and fraction - shade < BUBBLE_SHADED_MARGIN and p > 0.5:
-        # The plot around the bubble is shaded (or scribbled) about as darkly as the bubble: its darkness may be the
-        # shading's, carried over the bubble, as well as a mark's; a person decides.
-        p = min(p, BUBBLE_SHADED_CONFIDENCE)
-    crossed = float((crossing & inside).sum()) / n
-    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("crossing", crossed), ("shade", shade))
-    reading = Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
-    rest = _crossed_rest(m, layout, plot, circle, paper, crossing_bramble=bramble) if crossed >= BUBBLE_CROSSED_MIN else 0.0
-    reading = Reading(reading.item, reading.kind, reading.probabilities, (*evidence, ("crossed_rest", rest)))
-    hidden = rest >= BUBBLE_CROSSED_REST_MIN or fraction >= BUBBLE_CROSSED_DARK_MIN
-    if crossed >= BUBBLE_CROSSED_MIN and hidden and mark_fraction / max(1.0 - crossed, 0.05) < BUBBLE_CROSSED_FILL_MIN:
-        # A bramble's stroke across much of the bubble hides what lies under it (a tick along it, a dot): with ink
-        # beside the stroke in the bubble's rim (a tick's other arm) or much dark ink in its core apart from a
-        # straight line through it, the bubble is a doubt either way, unless the rest of its core is filled.
-        return _capped(reading, BUBBLE_CROSSED_CONFIDENCE, ("crossed_doubt", crossed))
-    return reading
-
-
-def _crossed_rest(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, paper: float, *, crossing_bramble: bool) -> float:
-    """Share of the bubble's inside beyond its core (to just short of its printed outline) marked apart from a bramble's
-    stroke crossing it: a tick's other arm, a cross's other stroke."""
-    around, disc = _disc(m, circle, circle.r_mm - BUBBLE_RIM_MM)
-    yy, xx = np.mgrid[around[0], around[1]]
-    d2 = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2
-    rim = disc & (d2 > (circle.r_mm * BUBBLE_CORE * m.px_per_mm) ** 2)
-    crossing = _through_stroke(m, layout, plot, circle, around, paper)
-    if crossing_bramble:
-        crossing |= _bramble_stroke(m, layout, plot, circle, around, paper)
-    free = rim & ~crossing
-    marked = free & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS + BUBBLE_RIM_PRINT)
-    return float(marked.sum()) / max(int(free.sum()), 1)
+    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
+    return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
 
 @dataclass(frozen=True)
@@ -1362,15 +1185,11 @@ class _Diagonal:
     offset: NDArray[Any]
     """Millimetres across it."""
 
-    def band(
-        self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float, slant: float = 0.0
-    ) -> NDArray[Any]:
-        """The pixels of ``where`` within ``half_width`` (across the diagonal) of the line at offset ``centre`` from the
-        bubble's centre, turned off the diagonal by ``slant`` (mm across per mm along)."""
+    def band(self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float) -> NDArray[Any]:
+        """The pixels of ``where`` within ``half_width`` of the parallel line at offset ``centre``."""
         yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
         ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
-        along = ux * self.dx + uy * self.dy
-        band: NDArray[Any] = np.abs(ux * self.dy - uy * self.dx - centre - slant * along) < half_width
+        band: NDArray[Any] = np.abs(ux * self.dy - uy * self.dx - centre) < half_width
         return band
 
 
@@ -1409,36 +1228,25 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     """The pixels of ``where`` on a straight stroke, in any ink, that runs on through the bubble from deep in the plot.
 
     A bramble's X (in pencil or any pen) passes the plot's corner, where the bubble is: its stroke crosses the bubble
-    toward the plot's centre, though seldom exactly along the line from the bubble's centre to the plot's (the X runs
-    corner to corner, the bubble sits off the corner).  A mark in the bubble (fill, tick, cross, scribble) stays
-    within about a millimetre of its outline, so a narrow straight line from :data:`THROUGH_FROM_MM` to
-    :data:`THROUGH_TO_MM` past the outline toward the plot's centre, which carried on would cross the bubble, is no
-    mark; what it covers inside the bubble is left out of the marks.  The line's slant against that diagonal is
-    fitted (at most :data:`THROUGH_SLANT_MAX`), so the band follows the stroke into the bubble.
+    along the diagonal.  A mark in the bubble (fill, tick, cross, scribble) stays within about a millimetre of its
+    outline, so a narrow line along the diagonal from :data:`THROUGH_FROM_MM` to :data:`THROUGH_TO_MM` past the
+    outline toward the plot's centre is no mark; what it covers inside the bubble is left out of the marks.
     """
     empty = np.zeros((where[0].stop - where[0].start, where[1].stop - where[1].start), bool)
     diagonal = _towards_centre(m, layout, plot, circle, circle.r_mm + THROUGH_TO_MM + BUBBLE_X_SEARCH_MM)
     around, disc, along, offset = diagonal.around, diagonal.disc, diagonal.along, diagonal.offset
-    # Widening toward the plot's centre: a slanted line through the bubble strays further from the diagonal there.
-    reach = BUBBLE_X_SEARCH_MM + THROUGH_SLANT_MAX * np.maximum(along - circle.r_mm, 0.0)
-    search = disc & (along > circle.r_mm + THROUGH_FROM_MM) & (along < circle.r_mm + THROUGH_TO_MM) & (np.abs(offset) < reach)
+    search = disc & (along > circle.r_mm + THROUGH_FROM_MM) & (along < circle.r_mm + THROUGH_TO_MM) & (np.abs(offset) < BUBBLE_X_SEARCH_MM)
     stroke = search & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS)
     if not stroke.any() or stroke.sum() > THROUGH_AREA_MAX * search.sum():
         return empty  # nothing there, or a fill rather than a line
-    # The largest piece only: the plot's other ink beside the stroke (a flower's edge, writing) is no part of it.
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(stroke.astype(np.uint8), connectivity=8)
-    stroke = labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    t, u = along[stroke].astype(np.float64), offset[stroke].astype(np.float64)
-    slant, centre = np.polyfit(t, u, 1) if np.ptp(t) > 0 else (0.0, float(np.median(u)))
-    if abs(slant) > THROUGH_SLANT_MAX or abs(centre) > circle.r_mm:
-        return empty  # too steep for a bramble's stroke, or one that would pass beside the bubble
-    spread = float(np.percentile(np.abs(u - (centre + slant * t)), 90))
-    # A line covers the whole length searched, every part of it near one straight path.
-    steps = np.minimum(((t - circle.r_mm - THROUGH_FROM_MM) / THROUGH_STEP_MM).astype(int), THROUGH_STEPS - 1)
+    centre = float(np.median(offset[stroke]))
+    spread = float(np.percentile(np.abs(offset[stroke] - centre), 90))
+    # A line covers the whole length searched, every part of it near one straight path along the diagonal.
+    steps = np.minimum(((along[stroke] - circle.r_mm - THROUGH_FROM_MM) / THROUGH_STEP_MM).astype(int), THROUGH_STEPS - 1)
     if spread > THROUGH_HALF_WIDTH_MAX_MM or len(np.unique(steps)) < THROUGH_STEPS:
         return empty
     half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
-    return diagonal.band(m, circle, where, float(centre), half_width, float(slant))
+    return diagonal.band(m, circle, where, centre, half_width)
 
 
 def photo_colour(m: Maps, layout: GardenLayout) -> float:
@@ -1638,7 +1446,7 @@ def _plot_margin(estimate_mm: float) -> float:
     return min(max(0.0, estimate_mm - TRUSTED_SHIFT_MM["plot"]), PLOT_MARGIN_MAX_MM)
 
 
-def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, estimate_mm: float, centre_mm: float = 0.0) -> Reading:
+def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, estimate_mm: float) -> Reading:
     """``reading`` of edge ``index``, whose misregistration estimate exceeds what an edge tolerates, re-read with its
     band shifted that far across the path both ways (at most :data:`EDGE_SHIFT_MAX_MM`): when both agree surely, the
     reading stands that shift and its evidence says so (``tolerates_mm``), else it is left to be doubted.
@@ -1651,7 +1459,7 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
         return reading
     shift = min(estimate_mm, EDGE_SHIFT_MAX_MM)
     for across in (-shift, shift):
-        other = read_edge(m, layout, index, centre_mm + across)
+        other = read_edge(m, layout, index, across)
         if other.value != reading.value or other.confidence < ROBUST_CONFIDENCE:
             return reading
     return Reading(
@@ -1668,9 +1476,7 @@ def _ghosts(edges: list[Reading]) -> list[Reading]:
     reference = min(float(np.median(sure)), EDGE_GHOST_REFERENCE_MAX)
     return [
         _capped(r, EDGE_GHOST_CONFIDENCE, ("ghost", 1.0))
-        if r.value == "brick"
-        and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
-        and dict(r.evidence).get("pen_coverage", 0.0) < EDGE_GHOST_PEN_COVERAGE
+        if r.value == "brick" and dict(r.evidence)["line_darkness"] < EDGE_GHOST_RATIO * reference
         else r
         for r in edges
     ]
@@ -1701,12 +1507,8 @@ def read_sheet(
         _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
         for p in PLOTS
     ]
-    centres = [outline_centre(m, layout, i) for i in range(len(EDGES))]
-    edges = [read_edge(m, layout, i, centres[i]) for i in range(len(EDGES))]
-    edges = [
-        _shift_tested(m, layout, i, r, edge_error[i], centres[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r
-        for i, r in enumerate(edges)
-    ]
+    edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
+    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
     printed = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
