@@ -21,6 +21,7 @@ def _night(page: Any, url: str, players: str) -> str:
     page.goto(url + "/score")
     page.fill("textarea[name=players]", players)
     tap(page, "text=Start the night")
+    page.wait_for_url("**/nights/*")  # the night's own address, not the form's (a CI run once read it too early)
     return str(page.url)
 
 
@@ -84,6 +85,7 @@ def test_a_chosen_file_stays_chosen_while_the_page_follows_the_night(server: Any
     try:
         bob = other.new_page()
         bob.goto(night)
+        expect(bob.locator("h1")).to_have_text("Game night")  # if not, the failure names the page Bob got
         tap(bob, "text=Tap in Bob's garden")
         tap(bob, "text=Add Bob's sheet")
     finally:

@@ -109,6 +109,7 @@ def test_two_phones_in_one_game_night(server: Any, browser: Any, phone: Any) -> 
     phone.goto(server.url + "/score")
     phone.fill("textarea[name=players]", "Ann\nBob")
     tap(phone, "text=Start the night")
+    phone.wait_for_url("**/nights/*")
     night = phone.url
     first_row = phone.locator("table.ranking-table tr").nth(1)
     assert first_row.inner_text().split("\t")[:3] == ["–", "Ann", "no sheet yet"]
