@@ -209,6 +209,29 @@ def test_too_dark():
     assert _fail(photo.jpeg) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
 
 
+def test_a_colour_photo_too_dark_to_show_its_colours_is_called_too_dark_not_greyscale(good):
+    # Light falling from 15 % at the top to 1 % at the bottom: every channel near black, so they differ by no more
+    # than a grey photo's do (it was refused as "the photo has no colour").
+    from PIL import Image
+
+    image = np.asarray(Image.open(io.BytesIO(good.jpeg))).astype(np.float32)
+    height, width = image.shape[:2]
+    light = np.linspace(0.15, 0.01, height)[:, None, None] * np.linspace(1.0, 0.3, width)[None, :, None]
+    buffer = io.BytesIO()
+    Image.fromarray(np.clip(image * light, 0, 255).astype(np.uint8)).save(buffer, "JPEG", quality=90)
+    assert _fail(buffer.getvalue()) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
+
+
+def test_a_photo_too_dark_to_find_its_markers_is_called_too_dark():
+    # photogen3's development seed 6100 (here 5 MP; made to be refused as too dark): one marker is found in the dark
+    # and three are lost, which was blamed on a cover or a shadow ("… are in the photo but could not be read").
+    from photogen3 import make_photo
+
+    photo = make_photo(6100, max_megapixels=5.0)
+    assert photo.truth["refuse_cause"] == "too_dark"
+    assert _fail(photo.jpeg) == "p.jpg: the photo is too dark — photograph the sheet in brighter light"
+
+
 def test_too_compressed_a_jpeg_is_refused_with_its_quality(good):
     from PIL import Image
 

@@ -170,7 +170,8 @@ FOREIGN_MARKER_MM = 25.0
 """A marker further than this (mm) from where the other three put it belongs to another sheet (or a folded corner):
 a sheet bent enough to move a corner marker that far is not readable anyway."""
 DARK_PHOTO_MAX = 45.0
-"""When no marker is found: a photo whose 99th-percentile grey is below this (8-bit) is called too dark."""
+"""A photo whose 99th-percentile grey is below this (8-bit) is called too dark, whatever else is found or lost in it
+(its paper is then far below :data:`DARK_PAPER_MAX`; its markers may be lost in the dark, its colours too)."""
 MIN_JPEG_QUALITY = 50
 """Lowest JPEG quality (IJG scale, estimated from the file's luminance quantisation table) read: below it the
 compression's colour bleeding and blocks make pencil lines look coloured or broken (measured: quality 20-35
@@ -588,8 +589,6 @@ def locate(photo: Image, layout: GardenLayout | None = None) -> Located:
     if not garden_ids:
         if any(i in found for i in FILL_MARKER_IDS):
             raise ScanError("this is the fill sheet (side B) — photograph the garden side (side A)")
-        if float(np.percentile(small, 99)) < DARK_PHOTO_MAX:
-            raise ScanError("the photo is too dark — photograph the sheet in brighter light")
         if _edge_rise_px(small) > BLURRY_PHOTO_EDGE_PX:
             raise ScanError("the photo is too blurry — hold the camera still and focus on the sheet")
         raise ScanError("no papillon garden sheet found in the photo (none of its four corner markers)")
@@ -1367,9 +1366,16 @@ def identify_by_geometry(
     return released.layout, fields, {"format": PAYLOAD_FORMAT, "layout": layout_id, "told_by": "geometry"}
 
 
-def _colourless(photo: Image) -> bool:
-    """Whether the photo has no colour at all (a greyscale photo, or one converted to grey and saved as RGB)."""
-    sample = photo[::4, ::4].astype(np.int16)
+def _too_dark(sample: Image) -> bool:
+    """Whether a photo (``sample``: every 4th pixel of it) is too dark to be read at all."""
+    grey = cv2.cvtColor(np.ascontiguousarray(sample), cv2.COLOR_RGB2GRAY)
+    return float(np.percentile(grey, 99)) < DARK_PHOTO_MAX
+
+
+def _colourless(sample: Image) -> bool:
+    """Whether a photo (``sample``: every 4th pixel of it) has no colour at all (a greyscale photo, or one
+    converted to grey and saved as RGB)."""
+    sample = sample.astype(np.int16)
     red, green, blue = sample[..., 0], sample[..., 1], sample[..., 2]
     gap = np.maximum(np.maximum(np.abs(red - green), np.abs(green - blue)), np.abs(blue - red))  # a third of np.roll's time
     return float(np.percentile(gap, 99)) <= GREY_CHANNEL_GAP
@@ -1382,8 +1388,13 @@ def find_sheet(photo: Image) -> Sheet:
     known; the registration dots of today's layout are looked for first, so a bent sheet's QR code is
     read through the local fit too.
     """
-    if _colourless(photo):
-        # Said first: a greyscale photo is refused whatever else is wrong with it, and its markers or dots may be lost too.
+    sample = photo[::4, ::4]
+    if _too_dark(sample):
+        # Said first: in a photo this dark the markers are lost (the cause is not a cover or the framing), and so are
+        # its colours (it is not greyscale).
+        raise ScanError("the photo is too dark — photograph the sheet in brighter light")
+    if _colourless(sample):
+        # Said next: a greyscale photo is refused whatever else is wrong with it, and its markers or dots may be lost too.
         from papillon.scan.classify import NO_COLOUR
 
         raise ScanError(NO_COLOUR)
