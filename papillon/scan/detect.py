@@ -279,7 +279,11 @@ def load_photo(source: str | Path | bytes) -> Image:
                         "use the original photo, not one re-sent by a messaging app"
                     )
                 # each copy of a 12 MP photo costs ~0.1 s: converted and turned only when it must be
-                upright = ImageOps.exif_transpose(opened) if opened.getexif().get(EXIF_ORIENTATION, 1) != 1 else opened
+                turned = opened.getexif().get(EXIF_ORIENTATION, 1) != 1
+                direct = None if turned or opened.format != "JPEG" or opened.mode != "RGB" else _decode_jpeg(data, (width, height))
+                if direct is not None:
+                    return direct
+                upright = ImageOps.exif_transpose(opened) if turned else opened
                 rgb = np.asarray(upright if upright.mode == "RGB" else upright.convert("RGB"))
     except PILImage.DecompressionBombError:
         raise ScanError(f"too large for a photo (over {MAX_PHOTO_PIXELS // 1_000_000} megapixels) — is this the right file?") from None
@@ -288,6 +292,23 @@ def load_photo(source: str | Path | bytes) -> Image:
             raise ScanError("HEIC photos cannot be read here: export it as JPEG") from None
         raise ScanError("not an image Pillow can read (a damaged or unsupported file)") from None
     return rgb
+
+
+def _decode_jpeg(data: bytes, size: tuple[int, int]) -> Image | None:
+    """An upright RGB JPEG decoded by OpenCV straight into an array, or None to let Pillow decode it.
+
+    Both use libjpeg-turbo's default decoder, pixel for pixel the same (checked on every development photo), but
+    Pillow's array is a second copy made through its raw encoder: 0.3 s of CPU for a 48 MP photo, 0.05 s at 12 MP.
+    A file cut short is left to Pillow, which refuses it (OpenCV would fill in the missing rows).
+    """
+    if data.rstrip(b"\x00")[-2:] != b"\xff\xd9":
+        return None
+    rgb_flag = getattr(cv2, "IMREAD_COLOR_RGB", None)  # OpenCV 4.10 and later; before, BGR and a channel swap
+    flags = (cv2.IMREAD_COLOR if rgb_flag is None else rgb_flag) | cv2.IMREAD_IGNORE_ORIENTATION
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    if decoded is None or decoded.shape != (size[1], size[0], 3):
+        return None
+    return np.asarray(decoded if rgb_flag is not None else cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB))
 
 
 @cache
