@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -458,7 +459,10 @@ def white_corrected(rectified: NDArray[Any], px_per_mm: float) -> FloatImage:
     white = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
     white = cv2.GaussianBlur(white, (0, 0), 2.0 * WHITE_PX_PER_MM)
     white = cv2.resize(white, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(rectified.astype(np.float32) / np.maximum(white, 1.0), 0.0, 1.0)
+    # In place (a 2 MP float image per step saved); the quotient is never negative, so only its top is clipped.
+    corrected: FloatImage = rectified.astype(np.float32)
+    np.divide(corrected, np.maximum(white, 1.0, out=white), out=corrected)
+    return np.minimum(corrected, 1.0, out=corrected)
 
 
 @dataclass(frozen=True)
@@ -567,16 +571,51 @@ def _plot_sample(m: Maps, layout: GardenLayout, plot: Plot, margin_mm: float = 0
     return where, keep
 
 
+@dataclass(frozen=True)
+class _XGeometry:
+    """The masks :func:`_x_coverage` lays over a plot sample of one size: they depend on its shape alone."""
+
+    nears: tuple[NDArray[Any], NDArray[Any]]
+    """Per diagonal: the pixels within its band."""
+    own: tuple[NDArray[Any], NDArray[Any]]
+    """Per diagonal: its band without the other's (where the X's two strokes cross)."""
+    near_any: NDArray[Any]
+    bins: tuple[tuple[tuple[NDArray[Any], int], ...], tuple[tuple[NDArray[Any], int], ...]]
+    """Per diagonal: each inner bin along it (the very corners are often left short), its pixels and their count."""
+
+
+@lru_cache(maxsize=64)  # plot samples come in a few sizes (a misregistered plot is sampled further in)
+def _x_geometry(h: int, w: int, px_per_mm: float) -> _XGeometry:
+    """The diagonal bands and bins of an h × w plot sample (computed once per size: 25 plots read 2-3 times share it)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    band = X_BAND_MM * px_per_mm
+    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
+    # strokes cross, the other stroke runs across this one and is no sign of hatching).
+    nears = (
+        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
+        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
+    )
+    per_diagonal = []
+    for diag, near in enumerate(nears):
+        # Position along the diagonal (0-1).
+        along = (xx / w + yy / h) / 2 if diag == 0 else (xx / w + (h - yy) / h) / 2
+        bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
+        sels = [near & (bins == b) for b in range(1, X_BINS - 1)]
+        per_diagonal.append(tuple((sel, int(sel.sum())) for sel in sels))
+    geometry = _XGeometry(nears, (nears[0] & ~nears[1], nears[1] & ~nears[0]), nears[0] | nears[1], (per_diagonal[0], per_diagonal[1]))
+    for mask in (*geometry.nears, *geometry.own, geometry.near_any, *(sel for bins in geometry.bins for sel, _ in bins)):
+        mask.flags.writeable = False  # shared by every later call
+    return geometry
+
+
 def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark: NDArray[Any]) -> tuple[float, float, float]:
     """How an X fits the plot's pencil marks: the share of the two diagonals' length carrying pencil (an X
     covers most of both), the share of the sample in pencil off them (hatching or writing), and how well
     the strokes in each diagonal's band run along it (0-1, the lesser of the two: an X's strokes do,
     hatching parallel to one diagonal only crosses the other)."""
     h, w = pencil.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    band = X_BAND_MM * px_per_mm
+    geometry = _x_geometry(h, w, px_per_mm)
     covered = []
-    near_any = np.zeros_like(pencil)
     # Directions at the scale of a stroke, not of the paper's grain (graphite catches on the tooth: its speckle has
     # gradients every way and would make any pencil line look like hatching).
     smooth = cv2.GaussianBlur(dark.astype(np.float32), (0, 0), X_GRAIN_MM * px_per_mm)
@@ -584,35 +623,18 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     strokes = cv2.dilate(pencil.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     alignment = []
-    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
-    # strokes cross, the other stroke runs across this one and is no sign of hatching).
-    nears = [
-        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
-        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
-    ]
-    for diag in (0, 1):
-        # Position along the diagonal (0-1) and distance from it.
-        if diag == 0:
-            along = (xx / w + yy / h) / 2
-            normal = (1.0, -1.0)
-        else:
-            along = (xx / w + (h - yy) / h) / 2
-            normal = (1.0, 1.0)
-        near = nears[diag]
-        near_any |= near
-        bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
-        for b in range(1, X_BINS - 1):  # the very corners are often left short
-            sel = near & (bins == b)
+    for diag, normal in ((0, (1.0, -1.0)), (1, (1.0, 1.0))):
+        for sel, size in geometry.bins[diag]:
             usable = sel & keep
-            if usable.sum() < 0.5 * sel.sum() or not sel.any():
+            if usable.sum() < 0.5 * size or not size:
                 continue
             covered.append(bool((pencil & usable).sum() >= max(2.0, 0.3 * px_per_mm * px_per_mm)))
         # A stroke along the diagonal has its darkness gradient across it, along the diagonal's normal.
-        sel = near & ~nears[1 - diag] & keep & strokes
+        sel = geometry.own[diag] & keep & strokes
         across = (gx[sel] * normal[0] + gy[sel] * normal[1]) ** 2 / 2
         total = gx[sel] ** 2 + gy[sel] ** 2
         alignment.append(float(across.sum() / total.sum()) if total.sum() > 0 else 0.0)
-    stray = float((pencil & keep & ~near_any).sum()) / max(int(keep.sum()), 1)
+    stray = float((pencil & keep & ~geometry.near_any).sum()) / max(int(keep.sum()), 1)
     return (float(np.mean(covered)) if covered else 0.0), stray, min(alignment)
 
 
@@ -1375,13 +1397,13 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
     """Whether each plot's paper is lit beyond the sheet's own (glare adds light: it is brighter than the paper
     elsewhere, or clipped), from the photo as taken (not white-corrected): the 90th percentile of its grey over
     the plot and the gutter around it, against the median of that over all plots."""
-    grey = rectified.astype(np.float32).mean(axis=2)
     levels = []
     for box in layout.plots:
         pad = PLOT_GAP_MM / 2
         ys = slice(round((box.y_mm - pad) * px_per_mm), round((box.bottom_mm + pad) * px_per_mm))
         xs = slice(round((box.x_mm - pad) * px_per_mm), round((box.right_mm + pad) * px_per_mm))
-        levels.append(float(np.percentile(grey[ys, xs], 90)))
+        # The grey of the plot's pixels only (a third of the sheet's): the same values as the whole sheet's, sliced.
+        levels.append(float(np.percentile(rectified[ys, xs].astype(np.float32).mean(axis=2), 90)))
     reference = float(np.median(levels))
     return [level >= min(GLARE_BRIGHT_RATIO * reference, GLARE_CLIPPED) for level in levels]
 
