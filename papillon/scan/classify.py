@@ -497,7 +497,7 @@ def maps(rectified: NDArray[Any], px_per_mm: float) -> Maps:
 def _disc(m: Maps, circle: Circle, radius_mm: float) -> tuple[tuple[slice, slice], NDArray[Any]]:
     x0, y0 = m.px(circle.cx_mm - radius_mm), m.px(circle.cy_mm - radius_mm)
     x1, y1 = m.px(circle.cx_mm + radius_mm) + 1, m.px(circle.cy_mm + radius_mm) + 1
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     inside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 <= (radius_mm * m.px_per_mm) ** 2
     return (slice(y0, y1), slice(x0, x1)), inside
 
@@ -552,7 +552,13 @@ def _hue(lab: tuple[float, float, float]) -> float:
 
 def _hue_gap(hues: NDArray[Any], ref: float) -> NDArray[Any]:
     """Angular distance (degrees, 0-180) from each hue to ``ref``: ink load changes chroma and lightness, hardly hue."""
-    gap: NDArray[Any] = np.abs((hues - ref + 180.0) % 360.0 - 180.0)
+    shifted = hues - ref + 180.0
+    if shifted.size and not (float(shifted.min()) > -360.0 and float(shifted.max()) < 720.0):
+        wrapped = shifted % 360.0
+    else:
+        # Hues and references within ±180: the remainder is one add or subtract (numpy's % is as exact, twice as slow).
+        wrapped = np.where(shifted < 0.0, shifted + 360.0, np.where(shifted >= 360.0, shifted - 360.0, shifted))
+    gap: NDArray[Any] = np.abs(wrapped - 180.0)
     return gap
 
 
@@ -565,7 +571,7 @@ def _plot_sample(m: Maps, layout: GardenLayout, plot: Plot, margin_mm: float = 0
     box = layout.plots[plot]
     where = m.box(box, PLOT_INSET_MM + margin_mm)
     bubble = layout.bubbles[plot]
-    yy, xx = np.mgrid[where[0], where[1]]
+    yy, xx = np.ogrid[where[0], where[1]]
     r = (bubble.r_mm + BUBBLE_CLEARANCE_MM + margin_mm) * m.px_per_mm
     keep = (xx + 0.5 - bubble.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - bubble.cy_mm * m.px_per_mm) ** 2 > r * r
     return where, keep
@@ -1053,7 +1059,7 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
     """A square of one size for every bubble around its centre, and the bubble's core in it (the same for all)."""
     half = math.ceil(circle.r_mm * BUBBLE_CORE * m.px_per_mm) + 1
     cx, cy = round(circle.cx_mm * m.px_per_mm), round(circle.cy_mm * m.px_per_mm)
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    yy, xx = np.ogrid[-half : half + 1, -half : half + 1]
     inside = (xx**2 + yy**2) <= (circle.r_mm * BUBBLE_CORE * m.px_per_mm) ** 2
     return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
 
@@ -1061,7 +1067,7 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
 def _bubble_paper(m: Maps, circle: Circle) -> float:
     """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.mgrid[around[0], around[1]]
+    yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
@@ -1117,7 +1123,7 @@ def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
     """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
     does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.mgrid[around[0], around[1]]
+    yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
@@ -1209,7 +1215,7 @@ class _Diagonal:
 
     def band(self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float) -> NDArray[Any]:
         """The pixels of ``where`` within ``half_width`` of the parallel line at offset ``centre``."""
-        yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+        yy, xx = (a.astype(np.float32) for a in np.ogrid[where[0], where[1]])
         ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
         band: NDArray[Any] = np.abs(ux * self.dy - uy * self.dx - centre) < half_width
         return band
@@ -1221,7 +1227,7 @@ def _towards_centre(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, r
     norm = math.hypot(dx, dy) or 1.0
     dx, dy = dx / norm, dy / norm
     around, disc = _disc(m, circle, reach_mm)
-    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    yy, xx = (a.astype(np.float32) for a in np.ogrid[around[0], around[1]])
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     return _Diagonal(dx, dy, around, disc, ux * dx + uy * dy, ux * dy - uy * dx)
 
@@ -1297,7 +1303,7 @@ def key_rings(m: Maps, layout: GardenLayout) -> dict[str, tuple[float, float]]:
     for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
         lo, hi = KEY_RING_MM
         where, inside = _disc(m, circle, circle.r_mm * hi)
-        yy, xx = np.mgrid[where[0], where[1]]
+        yy, xx = np.ogrid[where[0], where[1]]
         d = np.hypot(xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm) / m.px_per_mm
         ring = inside & (d >= circle.r_mm * lo)
         chroma = m.chroma[where][ring]

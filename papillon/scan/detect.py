@@ -857,7 +857,7 @@ def _find_dot(image: Image, kernel: NDArray[Any], centre_px: tuple[float, float]
         return cx, cy, 0.0
     dark = 255.0 - image[y0:y1, x0:x1].max(axis=2).astype(np.float32)
     response = cv2.filter2D(dark, cv2.CV_32F, kernel, borderType=cv2.BORDER_REPLICATE)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     response[(xx - cx) ** 2 + (yy - cy) ** 2 > reach_px * reach_px] = -np.inf
     j, i = np.unravel_index(int(np.argmax(response)), response.shape)
     best = float(response[j, i])
