@@ -710,7 +710,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         pencil = (chroma < START_PENCIL_CHROMA_MAX) & (relative > START_PENCIL_DARKNESS_MIN)
     else:
         # Graphite is as grey as the paper around the plot; pale green shading strokes are not.
-        pencil = (np.hypot(rel_a, rel_b) < PENCIL_TINT_MAX) & (relative > PENCIL_DARKNESS_MIN) & ~near_ink
+        rel_chroma = np.hypot(rel_a, rel_b)  # also the green shading's, below
+        pencil = (rel_chroma < PENCIL_TINT_MAX) & (relative > PENCIL_DARKNESS_MIN) & ~near_ink
     x_cov, stray, aligned = _x_coverage(pencil, keep, m.px_per_mm, dark)
     p_x = _sigmoid((x_cov - (START_X_COVERAGE_MID if starting else X_COVERAGE_MID)) / X_COVERAGE_SPREAD)
     p_x *= _sigmoid((aligned - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD)
@@ -751,7 +752,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     nearest = np.argmin(gaps, axis=0) if len(hues) else np.zeros(0, np.int64)
     # Green shading is often pale: counted from a lower chroma, within a hue range no stamp reaches, and
     # measured from the tint of the path around the plot (paper left with a cast must not look green).
-    tinted = keep & (np.hypot(rel_a, rel_b) > GREEN_CHROMA_MIN)
+    tinted = keep & (rel_chroma > GREEN_CHROMA_MIN)
     all_hues = np.degrees(np.arctan2(rel_b[tinted], rel_a[tinted])).astype(np.float32)
     to_green = _hue_gap(all_hues, _hue(GREEN_LAB))
     closer = np.all(np.stack([to_green < _hue_gap(all_hues, h) for h in refs.values()]), axis=0) if len(all_hues) else np.zeros(0, bool)
@@ -762,7 +763,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     # paper between the strokes) nearer a stamp's hue than green.
     own_a, own_b = _paper_cast(lab[keep])
     pale_a, pale_b = lab[..., 1] - own_a, lab[..., 2] - own_b
-    pale_mask = keep & (np.hypot(pale_a, pale_b) > PALE_CHROMA_MIN)
+    pale_chroma = np.hypot(pale_a, pale_b)
+    pale_mask = keep & (pale_chroma > PALE_CHROMA_MIN)
     pale_hues = np.degrees(np.arctan2(pale_b[pale_mask], pale_a[pale_mask])).astype(np.float32)
     pale_to_green = _hue_gap(pale_hues, _hue(GREEN_LAB))
     pale = (
@@ -795,7 +797,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         # A hatched flower: its colour is the hue of the pale strokes (against the paper's cast).
         p_stamp = p_pale
         stamp_hues = pale_hues[pale]
-        weights_all = np.hypot(pale_a[pale_mask], pale_b[pale_mask])[pale]
+        weights_all = pale_chroma[pale_mask][pale]
         ink_pixels = pale_mask.copy()
         ink_pixels[pale_mask] = pale
     else:
@@ -1403,13 +1405,17 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
     """Whether each plot's paper is lit beyond the sheet's own (glare adds light: it is brighter than the paper
     elsewhere, or clipped), from the photo as taken (not white-corrected): the 90th percentile of its grey over
     the plot and the gutter around it, against the median of that over all plots."""
+    # The channels' mean, as numpy's mean(axis=2) of the float32 sheet has it (the sum of three bytes is exact, then
+    # one division), in OpenCV's passes: numpy reduces an axis of three slowly (70 ms a sheet).
+    red, green, blue = cv2.split(rectified)
+    total = cv2.add(cv2.add(red, green, dtype=cv2.CV_16U), blue, dtype=cv2.CV_16U)
+    grey = total.astype(np.float32) / np.float32(3.0)
     levels = []
     for box in layout.plots:
         pad = PLOT_GAP_MM / 2
         ys = slice(round((box.y_mm - pad) * px_per_mm), round((box.bottom_mm + pad) * px_per_mm))
         xs = slice(round((box.x_mm - pad) * px_per_mm), round((box.right_mm + pad) * px_per_mm))
-        # The grey of the plot's pixels only (a third of the sheet's): the same values as the whole sheet's, sliced.
-        levels.append(float(np.percentile(rectified[ys, xs].astype(np.float32).mean(axis=2), 90)))
+        levels.append(float(np.percentile(grey[ys, xs], 90)))
     reference = float(np.median(levels))
     return [level >= min(GLARE_BRIGHT_RATIO * reference, GLARE_CLIPPED) for level in levels]
 
