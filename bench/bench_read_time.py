@@ -24,7 +24,14 @@ from typing import Any
 from papillon.errors import ScanError
 from papillon.scan import is_image_file, read_photo
 
-CLASSES = ((0.0, 3.0, "up to 3 MP"), (3.0, 8.0, "3-8 MP"), (8.0, 16.0, "8-16 MP (12 MP)"), (16.0, 30.0, "16-30 MP"), (30.0, 1e9, "over 30 MP (48 MP)"))
+CLASSES = (
+    (0.0, 3.0, "up to 3 MP"),
+    (3.0, 8.0, "3-8 MP"),
+    (8.0, 16.0, "8-16 MP (12 MP)"),
+    (16.0, 30.0, "16-30 MP"),
+    (30.0, 1e9, "over 30 MP (48 MP)"),
+)
+"""Megapixel classes the times are summarised in (lower bound included)."""
 GOALS_S = {"8-16 MP (12 MP)": 1.0, "over 30 MP (48 MP)": 2.0}
 """Issue 21's goals, CPU seconds per photo."""
 
@@ -68,7 +75,8 @@ def summary(run: dict[str, Any], name: str) -> list[str]:
         p90 = times[min(len(times) - 1, round(0.9 * (len(times) - 1)))]
         goal = GOALS_S.get(label)
         verdict = "" if goal is None else f"  goal < {goal:g} s: {'met' if times[-1] < goal else 'not met'} (max)"
-        lines.append(f"{name:>8} {label:>20}: {len(times):3} photos, p50 {statistics.median(times):.3f} s, p90 {p90:.3f} s, max {times[-1]:.3f} s{verdict}")
+        figures = f"p50 {statistics.median(times):.3f} s, p90 {p90:.3f} s, max {times[-1]:.3f} s"
+        lines.append(f"{name:>8} {label:>20}: {len(times):3} photos, {figures}{verdict}")
     lines.append(f"{name:>8} load average {' '.join(run['loadavg'])}")
     return lines
 

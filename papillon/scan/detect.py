@@ -1251,7 +1251,8 @@ def read_qr(
     """
     qr = layout.qr
     box = (qr.x_mm - QR_QUIET_MM, qr.y_mm - QR_QUIET_MM, qr.w_mm + 2 * QR_QUIET_MM, qr.h_mm + 2 * QR_QUIET_MM)
-    patch = cv2.cvtColor(rectify(photo, located, px_per_mm=QR_PX_PER_MM, box_mm=box, registration=registration, pyramid=pyramid), cv2.COLOR_RGB2GRAY)
+    sheet_part = rectify(photo, located, px_per_mm=QR_PX_PER_MM, box_mm=box, registration=registration, pyramid=pyramid)
+    patch = cv2.cvtColor(sheet_part, cv2.COLOR_RGB2GRAY)
     grey = patch.astype(np.float32)
     detector = cv2.QRCodeDetector()
     quiet_px = round(QR_QUIET_MM * QR_PX_PER_MM)
@@ -1398,7 +1399,8 @@ def identify_by_geometry(
 def _colourless(photo: Image) -> bool:
     """Whether the photo has no colour at all (a greyscale photo, or one converted to grey and saved as RGB)."""
     # Every 4th pixel of every 4th row, gathered as whole 3-byte pixels (numpy copies those faster than bytes).
-    sample = np.ascontiguousarray(photo.view(np.dtype((np.void, 3)))[::4, ::4]).view(np.uint8) if photo.flags.c_contiguous else photo[::4, ::4]
+    pixels = photo.view(np.dtype((np.void, 3))) if photo.flags.c_contiguous else None
+    sample = np.ascontiguousarray(pixels[::4, ::4]).view(np.uint8) if pixels is not None else photo[::4, ::4]
     red, green, blue = cv2.split(np.ascontiguousarray(sample))
     gap = cv2.max(cv2.max(cv2.absdiff(red, green), cv2.absdiff(green, blue)), cv2.absdiff(blue, red))
     # The 99th percentile lies between two order statistics near rank 0.99 (n - 1): read off a histogram, they
