@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -458,7 +459,10 @@ def white_corrected(rectified: NDArray[Any], px_per_mm: float) -> FloatImage:
     white = cv2.morphologyEx(small, cv2.MORPH_CLOSE, kernel, borderType=cv2.BORDER_REPLICATE)
     white = cv2.GaussianBlur(white, (0, 0), 2.0 * WHITE_PX_PER_MM)
     white = cv2.resize(white, (w, h), interpolation=cv2.INTER_LINEAR)
-    return np.clip(rectified.astype(np.float32) / np.maximum(white, 1.0), 0.0, 1.0)
+    # In place (a 2 MP float image per step saved); the quotient is never negative, so only its top is clipped.
+    corrected: FloatImage = rectified.astype(np.float32)
+    np.divide(corrected, np.maximum(white, 1.0, out=white), out=corrected)
+    return np.minimum(corrected, 1.0, out=corrected)
 
 
 @dataclass(frozen=True)
@@ -493,7 +497,7 @@ def maps(rectified: NDArray[Any], px_per_mm: float) -> Maps:
 def _disc(m: Maps, circle: Circle, radius_mm: float) -> tuple[tuple[slice, slice], NDArray[Any]]:
     x0, y0 = m.px(circle.cx_mm - radius_mm), m.px(circle.cy_mm - radius_mm)
     x1, y1 = m.px(circle.cx_mm + radius_mm) + 1, m.px(circle.cy_mm + radius_mm) + 1
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     inside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 <= (radius_mm * m.px_per_mm) ** 2
     return (slice(y0, y1), slice(x0, x1)), inside
 
@@ -548,7 +552,13 @@ def _hue(lab: tuple[float, float, float]) -> float:
 
 def _hue_gap(hues: NDArray[Any], ref: float) -> NDArray[Any]:
     """Angular distance (degrees, 0-180) from each hue to ``ref``: ink load changes chroma and lightness, hardly hue."""
-    gap: NDArray[Any] = np.abs((hues - ref + 180.0) % 360.0 - 180.0)
+    shifted = hues - ref + 180.0
+    if shifted.size and not (float(shifted.min()) > -360.0 and float(shifted.max()) < 720.0):
+        wrapped = shifted % 360.0
+    else:
+        # Hues and references within ±180: the remainder is one add or subtract (numpy's % is as exact, twice as slow).
+        wrapped = np.where(shifted < 0.0, shifted + 360.0, np.where(shifted >= 360.0, shifted - 360.0, shifted))
+    gap: NDArray[Any] = np.abs(wrapped - 180.0)
     return gap
 
 
@@ -561,10 +571,47 @@ def _plot_sample(m: Maps, layout: GardenLayout, plot: Plot, margin_mm: float = 0
     box = layout.plots[plot]
     where = m.box(box, PLOT_INSET_MM + margin_mm)
     bubble = layout.bubbles[plot]
-    yy, xx = np.mgrid[where[0], where[1]]
+    yy, xx = np.ogrid[where[0], where[1]]
     r = (bubble.r_mm + BUBBLE_CLEARANCE_MM + margin_mm) * m.px_per_mm
     keep = (xx + 0.5 - bubble.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - bubble.cy_mm * m.px_per_mm) ** 2 > r * r
     return where, keep
+
+
+@dataclass(frozen=True)
+class _XGeometry:
+    """The masks :func:`_x_coverage` lays over a plot sample of one size: they depend on its shape alone."""
+
+    nears: tuple[NDArray[Any], NDArray[Any]]
+    """Per diagonal: the pixels within its band."""
+    own: tuple[NDArray[Any], NDArray[Any]]
+    """Per diagonal: its band without the other's (where the X's two strokes cross)."""
+    near_any: NDArray[Any]
+    bins: tuple[tuple[tuple[NDArray[Any], int], ...], tuple[tuple[NDArray[Any], int], ...]]
+    """Per diagonal: each inner bin along it (the very corners are often left short), its pixels and their count."""
+
+
+@lru_cache(maxsize=64)  # plot samples come in a few sizes (a misregistered plot is sampled further in)
+def _x_geometry(h: int, w: int, px_per_mm: float) -> _XGeometry:
+    """The diagonal bands and bins of an h × w plot sample (computed once per size: 25 plots read 2-3 times share it)."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    band = X_BAND_MM * px_per_mm
+    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
+    # strokes cross, the other stroke runs across this one and is no sign of hatching).
+    nears = (
+        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
+        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
+    )
+    per_diagonal = []
+    for diag, near in enumerate(nears):
+        # Position along the diagonal (0-1).
+        along = (xx / w + yy / h) / 2 if diag == 0 else (xx / w + (h - yy) / h) / 2
+        bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
+        sels = [near & (bins == b) for b in range(1, X_BINS - 1)]
+        per_diagonal.append(tuple((sel, int(sel.sum())) for sel in sels))
+    geometry = _XGeometry(nears, (nears[0] & ~nears[1], nears[1] & ~nears[0]), nears[0] | nears[1], (per_diagonal[0], per_diagonal[1]))
+    for mask in (*geometry.nears, *geometry.own, geometry.near_any, *(sel for bins in geometry.bins for sel, _ in bins)):
+        mask.flags.writeable = False  # shared by every later call
+    return geometry
 
 
 def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark: NDArray[Any]) -> tuple[float, float, float]:
@@ -573,10 +620,8 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     the strokes in each diagonal's band run along it (0-1, the lesser of the two: an X's strokes do,
     hatching parallel to one diagonal only crosses the other)."""
     h, w = pencil.shape
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    band = X_BAND_MM * px_per_mm
+    geometry = _x_geometry(h, w, px_per_mm)
     covered = []
-    near_any = np.zeros_like(pencil)
     # Directions at the scale of a stroke, not of the paper's grain (graphite catches on the tooth: its speckle has
     # gradients every way and would make any pencil line look like hatching).
     smooth = cv2.GaussianBlur(dark.astype(np.float32), (0, 0), X_GRAIN_MM * px_per_mm)
@@ -584,35 +629,18 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     gy = cv2.Sobel(smooth, cv2.CV_32F, 0, 1, ksize=3)
     strokes = cv2.dilate(pencil.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
     alignment = []
-    # Distance from each diagonal: the other diagonal's band is left out of a band's directions (where the X's two
-    # strokes cross, the other stroke runs across this one and is no sign of hatching).
-    nears = [
-        np.abs((xx / w - yy / h) * min(w, h) / math.sqrt(2)) <= band,
-        np.abs((xx / w - (h - yy) / h) * min(w, h) / math.sqrt(2)) <= band,
-    ]
-    for diag in (0, 1):
-        # Position along the diagonal (0-1) and distance from it.
-        if diag == 0:
-            along = (xx / w + yy / h) / 2
-            normal = (1.0, -1.0)
-        else:
-            along = (xx / w + (h - yy) / h) / 2
-            normal = (1.0, 1.0)
-        near = nears[diag]
-        near_any |= near
-        bins = np.minimum((along * X_BINS).astype(np.int32), X_BINS - 1)
-        for b in range(1, X_BINS - 1):  # the very corners are often left short
-            sel = near & (bins == b)
+    for diag, normal in ((0, (1.0, -1.0)), (1, (1.0, 1.0))):
+        for sel, size in geometry.bins[diag]:
             usable = sel & keep
-            if usable.sum() < 0.5 * sel.sum() or not sel.any():
+            if usable.sum() < 0.5 * size or not size:
                 continue
             covered.append(bool((pencil & usable).sum() >= max(2.0, 0.3 * px_per_mm * px_per_mm)))
         # A stroke along the diagonal has its darkness gradient across it, along the diagonal's normal.
-        sel = near & ~nears[1 - diag] & keep & strokes
+        sel = geometry.own[diag] & keep & strokes
         across = (gx[sel] * normal[0] + gy[sel] * normal[1]) ** 2 / 2
         total = gx[sel] ** 2 + gy[sel] ** 2
         alignment.append(float(across.sum() / total.sum()) if total.sum() > 0 else 0.0)
-    stray = float((pencil & keep & ~near_any).sum()) / max(int(keep.sum()), 1)
+    stray = float((pencil & keep & ~geometry.near_any).sum()) / max(int(keep.sum()), 1)
     return (float(np.mean(covered)) if covered else 0.0), stray, min(alignment)
 
 
@@ -682,7 +710,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         pencil = (chroma < START_PENCIL_CHROMA_MAX) & (relative > START_PENCIL_DARKNESS_MIN)
     else:
         # Graphite is as grey as the paper around the plot; pale green shading strokes are not.
-        pencil = (np.hypot(rel_a, rel_b) < PENCIL_TINT_MAX) & (relative > PENCIL_DARKNESS_MIN) & ~near_ink
+        rel_chroma = np.hypot(rel_a, rel_b)  # also the green shading's, below
+        pencil = (rel_chroma < PENCIL_TINT_MAX) & (relative > PENCIL_DARKNESS_MIN) & ~near_ink
     x_cov, stray, aligned = _x_coverage(pencil, keep, m.px_per_mm, dark)
     p_x = _sigmoid((x_cov - (START_X_COVERAGE_MID if starting else X_COVERAGE_MID)) / X_COVERAGE_SPREAD)
     p_x *= _sigmoid((aligned - X_ALIGNMENT_MID) / X_ALIGNMENT_SPREAD)
@@ -723,7 +752,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     nearest = np.argmin(gaps, axis=0) if len(hues) else np.zeros(0, np.int64)
     # Green shading is often pale: counted from a lower chroma, within a hue range no stamp reaches, and
     # measured from the tint of the path around the plot (paper left with a cast must not look green).
-    tinted = keep & (np.hypot(rel_a, rel_b) > GREEN_CHROMA_MIN)
+    tinted = keep & (rel_chroma > GREEN_CHROMA_MIN)
     all_hues = np.degrees(np.arctan2(rel_b[tinted], rel_a[tinted])).astype(np.float32)
     to_green = _hue_gap(all_hues, _hue(GREEN_LAB))
     closer = np.all(np.stack([to_green < _hue_gap(all_hues, h) for h in refs.values()]), axis=0) if len(all_hues) else np.zeros(0, bool)
@@ -734,7 +763,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     # paper between the strokes) nearer a stamp's hue than green.
     own_a, own_b = _paper_cast(lab[keep])
     pale_a, pale_b = lab[..., 1] - own_a, lab[..., 2] - own_b
-    pale_mask = keep & (np.hypot(pale_a, pale_b) > PALE_CHROMA_MIN)
+    pale_chroma = np.hypot(pale_a, pale_b)
+    pale_mask = keep & (pale_chroma > PALE_CHROMA_MIN)
     pale_hues = np.degrees(np.arctan2(pale_b[pale_mask], pale_a[pale_mask])).astype(np.float32)
     pale_to_green = _hue_gap(pale_hues, _hue(GREEN_LAB))
     pale = (
@@ -767,7 +797,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         # A hatched flower: its colour is the hue of the pale strokes (against the paper's cast).
         p_stamp = p_pale
         stamp_hues = pale_hues[pale]
-        weights_all = np.hypot(pale_a[pale_mask], pale_b[pale_mask])[pale]
+        weights_all = pale_chroma[pale_mask][pale]
         ink_pixels = pale_mask.copy()
         ink_pixels[pale_mask] = pale
     else:
@@ -1031,7 +1061,7 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
     """A square of one size for every bubble around its centre, and the bubble's core in it (the same for all)."""
     half = math.ceil(circle.r_mm * BUBBLE_CORE * m.px_per_mm) + 1
     cx, cy = round(circle.cx_mm * m.px_per_mm), round(circle.cy_mm * m.px_per_mm)
-    yy, xx = np.mgrid[-half : half + 1, -half : half + 1]
+    yy, xx = np.ogrid[-half : half + 1, -half : half + 1]
     inside = (xx**2 + yy**2) <= (circle.r_mm * BUBBLE_CORE * m.px_per_mm) ** 2
     return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
 
@@ -1039,7 +1069,7 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
 def _bubble_paper(m: Maps, circle: Circle) -> float:
     """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.mgrid[around[0], around[1]]
+    yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
@@ -1095,7 +1125,7 @@ def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
     """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
     does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
     around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.mgrid[around[0], around[1]]
+    yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
@@ -1187,7 +1217,7 @@ class _Diagonal:
 
     def band(self, m: Maps, circle: Circle, where: tuple[slice, slice], centre: float, half_width: float) -> NDArray[Any]:
         """The pixels of ``where`` within ``half_width`` of the parallel line at offset ``centre``."""
-        yy, xx = np.mgrid[where[0], where[1]].astype(np.float32)
+        yy, xx = (a.astype(np.float32) for a in np.ogrid[where[0], where[1]])
         ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
         band: NDArray[Any] = np.abs(ux * self.dy - uy * self.dx - centre) < half_width
         return band
@@ -1199,7 +1229,7 @@ def _towards_centre(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, r
     norm = math.hypot(dx, dy) or 1.0
     dx, dy = dx / norm, dy / norm
     around, disc = _disc(m, circle, reach_mm)
-    yy, xx = np.mgrid[around[0], around[1]].astype(np.float32)
+    yy, xx = (a.astype(np.float32) for a in np.ogrid[around[0], around[1]])
     ux, uy = (xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm
     return _Diagonal(dx, dy, around, disc, ux * dx + uy * dy, ux * dy - uy * dx)
 
@@ -1275,7 +1305,7 @@ def key_rings(m: Maps, layout: GardenLayout) -> dict[str, tuple[float, float]]:
     for colour, circle in zip(COLOUR_NAMES, layout.colour_key, strict=True):
         lo, hi = KEY_RING_MM
         where, inside = _disc(m, circle, circle.r_mm * hi)
-        yy, xx = np.mgrid[where[0], where[1]]
+        yy, xx = np.ogrid[where[0], where[1]]
         d = np.hypot(xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm) / m.px_per_mm
         ring = inside & (d >= circle.r_mm * lo)
         chroma = m.chroma[where][ring]
@@ -1375,7 +1405,11 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
     """Whether each plot's paper is lit beyond the sheet's own (glare adds light: it is brighter than the paper
     elsewhere, or clipped), from the photo as taken (not white-corrected): the 90th percentile of its grey over
     the plot and the gutter around it, against the median of that over all plots."""
-    grey = rectified.astype(np.float32).mean(axis=2)
+    # The channels' mean, as numpy's mean(axis=2) of the float32 sheet has it (the sum of three bytes is exact, then
+    # one division), in OpenCV's passes: numpy reduces an axis of three slowly (70 ms a sheet).
+    red, green, blue = cv2.split(rectified)
+    total = cv2.add(cv2.add(red, green, dtype=cv2.CV_16U), blue, dtype=cv2.CV_16U)
+    grey = total.astype(np.float32) / np.float32(3.0)
     levels = []
     for box in layout.plots:
         pad = PLOT_GAP_MM / 2
