@@ -1,6 +1,6 @@
 """Benchmark: the expert bot against the search bot, paired by seed, and the expert's thinking time (issue 22).
 
-    nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json]
+    nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json] [--bots expert,search]
 
 Every bot plays the same solo games of the standard edition, game ``i`` on the seed
 ``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 40, and its outlook
@@ -68,11 +68,11 @@ class Timed:
         return action
 
 
-def play(master: int, index: int) -> dict[str, Any]:
-    """One seed: every bot's score, and the expert's decision and turn times."""
+def play(master: int, index: int, bots: tuple[str, ...] = BOTS) -> dict[str, Any]:
+    """One seed: each of ``bots``' scores (the expert and search among them), and the expert's decision and turn times."""
     seed = game_seed(master, index)
     scores = {}
-    for name in BOTS:
+    for name in bots:
         if name == "expert":
             timed = Timed(name)
             state, _ = play_game(seed, [timed])
@@ -125,7 +125,7 @@ def summary(games: list[dict[str, Any]], master: int) -> dict[str, Any]:
     turns = [t for g in games for t in g["turns"]]
     return {
         "seeds": f"game_seed({master}, i), i < {len(games)}",
-        "averages": {name: round(statistics.mean(g["scores"][name] for g in games), 2) for name in BOTS},
+        "averages": {name: round(statistics.mean(g["scores"][name] for g in games), 2) for name in BOTS if name in games[0]["scores"]},
         "expert_minus_search": round(statistics.mean(diffs), 2),
         "standard_error": round(statistics.stdev(diffs) / len(diffs) ** 0.5, 2) if len(diffs) > 1 else None,
         "expert_wins": sum(d > 0 for d in diffs),
@@ -141,6 +141,7 @@ def main() -> None:
     parser.add_argument("--master", type=int, default=2026)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    parser.add_argument("--bots", default=",".join(BOTS), help="bots to play, expert and search among them (expert,search saves time)")
     parser.add_argument("--out", type=Path, help="also write each seed's result to this JSON-lines file as it comes")
     parser.add_argument("--summarise", type=Path, help="only summarise the seeds of an --out file (of a run cut short)")
     parser.add_argument("--variants", help=f"compare bench-only variants with search instead: some of {', '.join(VARIANTS)}")
@@ -152,12 +153,15 @@ def main() -> None:
             parser.error(f"unknown variant {unknown[0]!r}: expected some of {', '.join(VARIANTS)}")
         compare_variants(args.master, args.games, args.jobs, wanted)
         return
+    bots = tuple(name for name in BOTS if name in args.bots.split(","))
+    if not {"expert", "search"} <= set(bots):
+        parser.error(f"--bots {args.bots!r}: expected expert and search among some of {', '.join(BOTS)}")
     if args.summarise:
         games = [json.loads(line) for line in args.summarise.read_text().splitlines()]
     else:
         games = []
         with ProcessPoolExecutor(args.jobs) as pool, args.out.open("w") if args.out else open(os.devnull, "w") as out:
-            for game in pool.map(play, [args.master] * args.games, range(args.games)):
+            for game in pool.map(play, [args.master] * args.games, range(args.games), [bots] * args.games):
                 games.append(game)
                 out.write(json.dumps(game) + "\n")
                 out.flush()
