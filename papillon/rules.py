@@ -282,6 +282,43 @@ def count_for_feature(
     raise AssertionError(f"edition loader let through an unknown count {count!r}")
 
 
+def feature_count(
+    rule: FeatureRule, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
+) -> int:
+    """``len(count_for_feature(...))``, counted without the records (the bots' totals count features for every garden
+    they weigh; tests/test_fast_evaluation.py checks it against :func:`count_for_feature`)."""
+    count, want, flower_ok = rule.counts, rule.want, rule.flower_ok
+    if count == "distinct_adjacent":
+        return len({c for c in map(cells.__getitem__, rule.neighbours[plot]) if c != EMPTY and c != FIELD})
+    if count == "adjacent_critters":
+        return sum(map(tables.critter_points.__contains__, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_flowers":
+        return sum(map(flower_ok, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_fields":
+        return sum(map(is_field, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_brambles":
+        return list(map(cells.__getitem__, rule.neighbours[plot])).count(BRAMBLE)
+    if count == "adjacent_butterflies":
+        return sum([butterflies >> q & 1 for q in rule.neighbours[plot]])
+    if count == "patch_colours":
+        return len({patch.colour for patch in found})
+    if count == "flowers_with_butterfly":
+        return sum([1 for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p])])
+    if count == "flowers":
+        return sum(map(flower_ok, cells))
+    if count == "patches":
+        return len(found) if want is None else sum([1 for p in found if p.colour == want])
+    if count == "enclosed_patches":
+        return sum([1 for p in found if p.enclosed and (want is None or p.colour == want)])
+    if count == "butterflies":
+        return butterflies.bit_count()
+    if count == "brambles":
+        return cells.count(BRAMBLE)
+    if count == "fields":
+        return sum(map(is_field, cells))
+    return len(count_for_feature(rule, plot, cells, butterflies, found, tables))
+
+
 def _matching(cells: tuple[str, ...], where: Iterable[int], ok: Callable[[str], bool]) -> tuple[tuple[str, int], ...]:
     """(code, plot bit) of the plots of ``where`` whose code passes ``ok``."""
     return tuple([(cells[q], 1 << q) for q in where if ok(cells[q])])
@@ -445,6 +482,7 @@ def totals_with_plots(
     found: tuple[PatchFound, ...] | None = None
     faced = False
     flower_points = 0
+    occupants: _Occupants | None = None
     totals = []
     for drawn, plot in drawings:
         if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
@@ -460,12 +498,71 @@ def totals_with_plots(
             if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
                 known = total(drawn, bricks, butterflies, edition)
             else:
-                known = flower_points + _occupant_points(drawn, butterflies, found, tables)
+                if occupants is None:
+                    occupants = _Occupants(cells, butterflies, found, tables)
+                known = flower_points + occupants.with_plot(drawn, plot)
             if len(memo) >= DRAWN_TOTALS:
                 memo.clear()
             memo[key] = known
         totals.append(known)
     return totals
+
+
+_UNMOVED_BY_A_PLOT = frozenset({"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies"})
+"""Feature counts that read only the patches and the butterflies: a plot drawn without a flower leaves them as they were."""
+_BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_flowers", "adjacent_fields", "adjacent_brambles"})
+"""Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
+
+
+class _Occupants:
+    """:func:`_occupant_points` of gardens that differ from ``cells`` in one plot holding no flower before or after
+    (:func:`totals_with_plots`), the patches ``found`` being the same: the critters and each feature tile are
+    counted once on ``cells``, and for a drawn garden only what the changed plot can change is counted again."""
+
+    def __init__(self, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> None:
+        self.cells, self.butterflies, self.found, self.tables = cells, butterflies, found, tables
+        critter_points = tables.critter_points
+        self.critters = sum([critter_points[code] for code in cells if code in critter_points])
+        rules = tables.feature_rules
+        self.tiles = [(plot, code, self._got(code, plot, cells)) for plot, code in enumerate(cells) if code in rules]
+
+    def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
+        """The points of the tile ``code`` on ``plot`` (after its cap), as :func:`_feature_points` counts them."""
+        rule = self.tables.feature_rules[code]
+        if rule is None:
+            return 0
+        got = rule.points * feature_count(rule, plot, cells, self.butterflies, self.found, self.tables)
+        return rule.max if rule.max is not None and got > rule.max else got
+
+    def with_plot(self, drawn: tuple[str, ...], plot: int) -> int:
+        """``_occupant_points(drawn, ...)``, ``drawn`` being ``cells`` with ``plot`` changed (no flower there, before or after)."""
+        tables = self.tables
+        scoring = tables.edition.scoring
+        critter_points = tables.critter_points
+        rules = tables.feature_rules
+        points = scoring.butterfly * self.butterflies.bit_count()
+        points += self.critters - critter_points.get(self.cells[plot], 0) + critter_points.get(drawn[plot], 0)
+        tiles = []
+        for at, code, got in self.tiles:
+            if at == plot:
+                continue  # the plot's old occupant is gone; its new one is counted below
+            rule = rules[code]
+            if rule is not None and rule.counts not in _UNMOVED_BY_A_PLOT and (rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]):
+                got = self._got(code, at, drawn)
+            tiles.append((code, got))
+        if drawn[plot] in rules:
+            tiles.append((drawn[plot], self._got(drawn[plot], plot, drawn)))
+        if not tiles:
+            return points
+        if scoring.feature_copies != "best":
+            points += sum([got for _, got in tiles])
+        else:
+            best: dict[str, int] = {}
+            for code, got in tiles:
+                if code not in best or got > best[code]:
+                    best[code] = got
+            points += sum(best.values())
+        return points + scoring.unique_feature * len({code for code, _ in tiles})
 
 
 @lru_cache(maxsize=1 << 16)
@@ -514,7 +611,7 @@ def _feature_points(cells: tuple[str, ...], butterflies: int, found: tuple[Patch
         if rule is None:
             got = 0
         else:
-            got = rule.points * len(count_for_feature(rule, plot, cells, butterflies, found, tables))
+            got = rule.points * feature_count(rule, plot, cells, butterflies, found, tables)
             if rule.max is not None and got > rule.max:
                 got = rule.max
         if each:

@@ -136,7 +136,8 @@ def test_the_split_potential_is_the_potential_to_the_last_bit(garden, edition, l
     assert len(PLOTS) == len(cells)
 
 
-COPIES = (STANDARD, edition_from_toml('[scoring]\nfeature_copies = "best"\nunique_feature = 2\n'))
+BEST_COPY = edition_from_toml('[scoring]\nfeature_copies = "best"\nunique_feature = 2\n')
+COPIES = (STANDARD, BEST_COPY)
 
 
 @CI
@@ -215,7 +216,12 @@ def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition
 
 
 @CI
-@given(any_gardens, st.sampled_from(EDITIONS), st.integers(0, 24), st.sampled_from(sorted({".", "F", "X", "R", "lb", "po", "hh"})))
+@given(
+    any_gardens,
+    st.sampled_from((*EDITIONS, BEST_COPY)),
+    st.integers(0, 24),
+    st.sampled_from(sorted({".", "F", "X", "R", "lb", "bb", "hh", "po", "bf", "ha", "gz", "sh", "tr"})),
+)
 def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition, first, code):
     # rules.totals_with_plots shares the garden's patches when a plot draws no flower; here each garden is scored by the rules' records.
     from papillon.rules import totals_with_plots
@@ -244,3 +250,38 @@ def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
     before, after = (evaluate_rules(c, ring, 0, rule_tables(STANDARD)) for c in (cells, drawn))
     assert (before.categories["enclosed"], after.categories["enclosed"]) == (0, 3 * STANDARD.scoring.enclosed)
     assert totals_with_plots(cells, ring, 0, [(drawn, 12)], STANDARD) == [after.total]
+
+
+_COUNTS = (
+    "distinct_adjacent",
+    "adjacent_critters",
+    "adjacent_flowers",
+    "adjacent_fields",
+    "adjacent_brambles",
+    "adjacent_butterflies",
+    "patch_colours",
+    "flowers_with_butterfly",
+    "flowers",
+    "patches",
+    "enclosed_patches",
+    "butterflies",
+    "brambles",
+    "fields",
+)
+
+
+@CI
+@given(any_gardens, st.sampled_from(EDITIONS), st.sampled_from(_COUNTS), st.sampled_from([None, "R", "B"]), st.integers(0, 24))
+def test_the_feature_count_is_the_number_of_things_the_feature_counts(garden, edition, count, want, plot):
+    # rules.feature_count counts what rules.count_for_feature lists (the scorer's records), for every kind of count.
+    from papillon.rules import FLOWER_CODES, count_for_feature, feature_count, find_patches
+
+    tables = rule_tables(edition)
+    rule = next(r for r in tables.feature_rules.values() if r is not None)
+    flower_ok = FLOWER_CODES.__contains__ if want is None else want.__eq__
+    rule = rule._replace(counts=count, want=want, flower_ok=flower_ok)
+    cells, bricks, butterflies = compact(garden)
+    found = find_patches(cells, bricks, tables)
+    assert feature_count(rule, plot, cells, butterflies, found, tables) == len(
+        count_for_feature(rule, plot, cells, butterflies, found, tables)
+    )
