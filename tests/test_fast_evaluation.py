@@ -285,3 +285,16 @@ def test_the_feature_count_is_the_number_of_things_the_feature_counts(garden, ed
     assert feature_count(rule, plot, cells, butterflies, found, tables) == len(
         count_for_feature(rule, plot, cells, butterflies, found, tables)
     )
+
+
+@CI
+@given(
+    st.integers(0, 2**64),
+    st.lists(st.one_of(st.integers(-(2**70), 2**70), st.text(max_size=8), st.sampled_from(["bot", "seat", "chance", "game"])), max_size=4),
+)
+def test_a_derived_seed_is_the_hash_of_its_whole_text(seed, parts):
+    # seeded.derive_seed hashes a key's text before its last part once and copies that hasher; here the whole text at once.
+    from papillon.engine.seeded import _plain_derive_seed, derive_seed
+
+    assert derive_seed(seed, *parts) == _plain_derive_seed(seed, *parts)
+    assert derive_seed(seed, *parts) == _plain_derive_seed(seed, *parts)  # again, from the kept prefix
