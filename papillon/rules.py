@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from papillon.edition import COLOURS, Edition
-from papillon.geometry import Enclosure, closes_ring, enclosures, ring_closers
+from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
     EDGE_INDEX,
@@ -195,8 +195,26 @@ def _mask(plots: frozenset[int]) -> int:
     return sum(1 << p for p in plots)
 
 
-def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tuple[PatchFound, ...]:
-    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2)."""
+_UNDRAWN = Enclosure(cast(Any, None), frozenset())
+"""The enclosure of a face :func:`counted_faces` finds: what only counts has no polygon to draw (nothing reads it)."""
+
+
+@lru_cache(maxsize=1 << 14)
+def counted_faces(bricks: int, border: bool) -> tuple[Face, ...]:
+    """:func:`faces` without shapely, for the totals that only count (:func:`_total`, :func:`totals_with_plots`):
+    the same regions and encircled areas (:func:`~papillon.geometry.face_masks`), no polygons, in another order."""
+    if not border and not closes_ring(bricks):
+        return ()
+    return tuple(Face(region, encircled, _UNDRAWN) for region, encircled in face_masks(bricks, border))
+
+
+def find_patches(
+    cells: tuple[str, ...], bricks: int, tables: RuleTables, faces_of: Callable[[int, bool], tuple[Face, ...]] | None = None
+) -> tuple[PatchFound, ...]:
+    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2).
+
+    ``faces_of`` finds the faces (default :func:`faces`; the counting totals pass :func:`counted_faces`):
+    a patch's face is the one whose region holds it, and the regions are disjoint, so their order does not matter."""
     rules = tables.edition.rules
     border = rules.border_encloses
     found = patches(cells, bricks, rules.patch_min)
@@ -204,7 +222,7 @@ def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tup
         return ()
     # A patch touching the border is open unless the border counts as brick: shapely only runs when one could close.
     could_close = border or any(not mask & BORDER_MASK for _, mask in found)
-    all_faces = faces(bricks, border) if could_close else ()
+    all_faces = (faces_of or faces)(bricks, border) if could_close else ()
     encircled = rules.enclosure == "encircled"
     forbidden = -1  # worked out once, when a face is found
     result = []
@@ -430,7 +448,7 @@ def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editio
     bricks draw no face, the others change nothing, so a second memo forgets
     them: most new bricks a bot weighs then score as a garden scored before.
     """
-    if not faces(bricks, edition.rules.border_encloses):
+    if not counted_faces(bricks, edition.rules.border_encloses):
         bricks &= joining_edges(cells)
     return _total(cells, bricks, butterflies, edition)
 
@@ -492,7 +510,7 @@ def totals_with_plots(
         known = memo.get(key)
         if known is None:
             if found is None:
-                found = find_patches(cells, bricks, tables)
+                found = find_patches(cells, bricks, tables, counted_faces)
                 faced = any(patch.face is not None for patch in found)
                 flower_points = _flower_points(cells, found, tables)
             if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
@@ -570,7 +588,7 @@ def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editi
     """``sum(_score(...)[0])``, counting only: the same finders, without the records the scorer explains
     (tests/test_rules.py checks it against :func:`evaluate` on many gardens)."""
     tables = rule_tables(edition)
-    return _counted(cells, butterflies, find_patches(cells, bricks, tables), tables)
+    return _counted(cells, butterflies, find_patches(cells, bricks, tables, counted_faces), tables)
 
 
 def _counted(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
