@@ -532,6 +532,13 @@ _BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_
 """Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
 
 
+def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
+    """Whether drawing ``plot`` (no flower there before or after) can change what the tile on ``at`` counts."""
+    if rule is None or rule.counts in _UNMOVED_BY_A_PLOT:
+        return False
+    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
+
+
 class _Occupants:
     """:func:`_occupant_points` of gardens that differ from ``cells`` in one plot holding no flower before or after
     (:func:`totals_with_plots`), the patches ``found`` being the same: the critters and each feature tile are
@@ -564,8 +571,7 @@ class _Occupants:
         for at, code, got in self.tiles:
             if at == plot:
                 continue  # the plot's old occupant is gone; its new one is counted below
-            rule = rules[code]
-            if rule is not None and rule.counts not in _UNMOVED_BY_A_PLOT and (rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]):
+            if _plot_can_change(rules[code], at, plot):
                 got = self._got(code, at, drawn)
             tiles.append((code, got))
         if drawn[plot] in rules:
