@@ -158,3 +158,54 @@ def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure,
             encircled = region
         found.append(Enclosure(face, region, encircled))
     return tuple(found)
+
+
+# --------------------------------------------------------------------------- the faces as plot masks, without shapely
+
+_ALL_PLOTS = (1 << len(PLOTS)) - 1
+_BORDER_PLOTS = sum(1 << p for p in PLOTS if p < SIZE or p >= SIZE * (SIZE - 1) or p % SIZE in (0, SIZE - 1))
+_SIDES = tuple(tuple((1 << (edge.b if edge.a == p else edge.a), 1 << i) for i, edge in enumerate(EDGES) if p in edge) for p in PLOTS)
+"""For each plot: (its neighbour's bit, the bit of the edge between them)."""
+_NEIGHBOURS = tuple(sum(bit for bit, _ in sides) for sides in _SIDES)
+"""For each plot: the mask of its orthogonal neighbours."""
+
+
+def _spread(start: int, within: int, reach: tuple[int, ...]) -> int:
+    """The plots of ``within`` that ``start`` reaches, a step being from a plot to the plots ``reach`` gives it."""
+    found = frontier = start
+    while frontier:
+        step = 0
+        while frontier:
+            low = frontier & -frontier
+            frontier ^= low
+            step |= reach[low.bit_length() - 1]
+        frontier = step & within & ~found
+        found |= frontier
+    return found
+
+
+def face_masks(bricks: int, border: bool = False) -> tuple[tuple[int, int], ...]:
+    """``(region, encircled)`` of every face :func:`enclosures` finds, as plot masks, without shapely.
+
+    The bricks lie on the lines between plots, so a face of the drawing is a union of plot
+    squares: the plots one reaches from another without crossing a brick (a step through a
+    grid point alone never joins two plots: a point on no brick has four open sides around
+    it).  The face is bounded, so polygonize finds it, unless its plots reach the garden's
+    edge while the border is no line of the drawing.  Its encircled area (the face with its
+    holes filled) is every plot that cannot reach the edge without crossing the face: a plot
+    on the edge is outside it, as its outer side is no side of the face.  In the order of the
+    lowest plot of each region (shapely's order differs; the regions are disjoint).
+    tests/test_fast_evaluation.py checks it against :func:`enclosures` on random brick sets.
+    """
+    reach = tuple(sum(bit for bit, edge in sides if not bricks & edge) for sides in _SIDES)
+    found = []
+    left = _ALL_PLOTS
+    while left:
+        region = _spread(left & -left, _ALL_PLOTS, reach)
+        left &= ~region
+        if not border and region & _BORDER_PLOTS:
+            continue
+        outside = _BORDER_PLOTS & ~region
+        outside = _spread(outside, _ALL_PLOTS & ~region, _NEIGHBOURS) if outside else 0
+        found.append((region, _ALL_PLOTS & ~outside))
+    return tuple(found)

@@ -22,10 +22,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from papillon.edition import COLOURS, Edition
-from papillon.geometry import Enclosure, closes_ring, enclosures, ring_closers
+from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
     EDGE_INDEX,
@@ -195,8 +195,26 @@ def _mask(plots: frozenset[int]) -> int:
     return sum(1 << p for p in plots)
 
 
-def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tuple[PatchFound, ...]:
-    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2)."""
+_UNDRAWN = Enclosure(cast(Any, None), frozenset())
+"""The enclosure of a face :func:`counted_faces` finds: what only counts has no polygon to draw (nothing reads it)."""
+
+
+@lru_cache(maxsize=1 << 14)
+def counted_faces(bricks: int, border: bool) -> tuple[Face, ...]:
+    """:func:`faces` without shapely, for the totals that only count (:func:`_total`, :func:`totals_with_plots`):
+    the same regions and encircled areas (:func:`~papillon.geometry.face_masks`), no polygons, in another order."""
+    if not border and not closes_ring(bricks):
+        return ()
+    return tuple(Face(region, encircled, _UNDRAWN) for region, encircled in face_masks(bricks, border))
+
+
+def find_patches(
+    cells: tuple[str, ...], bricks: int, tables: RuleTables, faces_of: Callable[[int, bool], tuple[Face, ...]] | None = None
+) -> tuple[PatchFound, ...]:
+    """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2).
+
+    ``faces_of`` finds the faces (default :func:`faces`; the counting totals pass :func:`counted_faces`):
+    a patch's face is the one whose region holds it, and the regions are disjoint, so their order does not matter."""
     rules = tables.edition.rules
     border = rules.border_encloses
     found = patches(cells, bricks, rules.patch_min)
@@ -204,7 +222,7 @@ def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables) -> tup
         return ()
     # A patch touching the border is open unless the border counts as brick: shapely only runs when one could close.
     could_close = border or any(not mask & BORDER_MASK for _, mask in found)
-    all_faces = faces(bricks, border) if could_close else ()
+    all_faces = (faces_of or faces)(bricks, border) if could_close else ()
     encircled = rules.enclosure == "encircled"
     forbidden = -1  # worked out once, when a face is found
     result = []
@@ -280,6 +298,43 @@ def count_for_feature(
     if count == "fields":
         return _matching(cells, PLOTS, is_field)
     raise AssertionError(f"edition loader let through an unknown count {count!r}")
+
+
+def feature_count(
+    rule: FeatureRule, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
+) -> int:
+    """``len(count_for_feature(...))``, counted without the records (the bots' totals count features for every garden
+    they weigh; tests/test_fast_evaluation.py checks it against :func:`count_for_feature`)."""
+    count, want, flower_ok = rule.counts, rule.want, rule.flower_ok
+    if count == "distinct_adjacent":
+        return len({c for c in map(cells.__getitem__, rule.neighbours[plot]) if c != EMPTY and c != FIELD})
+    if count == "adjacent_critters":
+        return sum(map(tables.critter_points.__contains__, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_flowers":
+        return sum(map(flower_ok, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_fields":
+        return sum(map(is_field, map(cells.__getitem__, rule.neighbours[plot])))
+    if count == "adjacent_brambles":
+        return list(map(cells.__getitem__, rule.neighbours[plot])).count(BRAMBLE)
+    if count == "adjacent_butterflies":
+        return sum([butterflies >> q & 1 for q in rule.neighbours[plot]])
+    if count == "patch_colours":
+        return len({patch.colour for patch in found})
+    if count == "flowers_with_butterfly":
+        return sum([1 for p in PLOTS if butterflies >> p & 1 and flower_ok(cells[p])])
+    if count == "flowers":
+        return sum(map(flower_ok, cells))
+    if count == "patches":
+        return len(found) if want is None else sum([1 for p in found if p.colour == want])
+    if count == "enclosed_patches":
+        return sum([1 for p in found if p.enclosed and (want is None or p.colour == want)])
+    if count == "butterflies":
+        return butterflies.bit_count()
+    if count == "brambles":
+        return cells.count(BRAMBLE)
+    if count == "fields":
+        return sum(map(is_field, cells))
+    return len(count_for_feature(rule, plot, cells, butterflies, found, tables))
 
 
 def _matching(cells: tuple[str, ...], where: Iterable[int], ok: Callable[[str], bool]) -> tuple[tuple[str, int], ...]:
@@ -393,7 +448,7 @@ def total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Editio
     bricks draw no face, the others change nothing, so a second memo forgets
     them: most new bricks a bot weighs then score as a garden scored before.
     """
-    if not faces(bricks, edition.rules.border_encloses):
+    if not counted_faces(bricks, edition.rules.border_encloses):
         bricks &= joining_edges(cells)
     return _total(cells, bricks, butterflies, edition)
 
@@ -445,6 +500,7 @@ def totals_with_plots(
     found: tuple[PatchFound, ...] | None = None
     faced = False
     flower_points = 0
+    occupants: _Occupants | None = None
     totals = []
     for drawn, plot in drawings:
         if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
@@ -454,13 +510,15 @@ def totals_with_plots(
         known = memo.get(key)
         if known is None:
             if found is None:
-                found = find_patches(cells, bricks, tables)
+                found = find_patches(cells, bricks, tables, counted_faces)
                 faced = any(patch.face is not None for patch in found)
                 flower_points = _flower_points(cells, found, tables)
             if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
                 known = total(drawn, bricks, butterflies, edition)
             else:
-                known = flower_points + _occupant_points(drawn, butterflies, found, tables)
+                if occupants is None:
+                    occupants = _Occupants(cells, butterflies, found, tables)
+                known = flower_points + occupants.with_plot(drawn, plot)
             if len(memo) >= DRAWN_TOTALS:
                 memo.clear()
             memo[key] = known
@@ -468,12 +526,75 @@ def totals_with_plots(
     return totals
 
 
+_UNMOVED_BY_A_PLOT = frozenset({"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies"})
+"""Feature counts that read only the patches and the butterflies: a plot drawn without a flower leaves them as they were."""
+_BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_flowers", "adjacent_fields", "adjacent_brambles"})
+"""Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
+
+
+def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
+    """Whether drawing ``plot`` (no flower there before or after) can change what the tile on ``at`` counts."""
+    if rule is None or rule.counts in _UNMOVED_BY_A_PLOT:
+        return False
+    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
+
+
+class _Occupants:
+    """:func:`_occupant_points` of gardens that differ from ``cells`` in one plot holding no flower before or after
+    (:func:`totals_with_plots`), the patches ``found`` being the same: the critters and each feature tile are
+    counted once on ``cells``, and for a drawn garden only what the changed plot can change is counted again."""
+
+    def __init__(self, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> None:
+        self.cells, self.butterflies, self.found, self.tables = cells, butterflies, found, tables
+        critter_points = tables.critter_points
+        self.critters = sum([critter_points[code] for code in cells if code in critter_points])
+        rules = tables.feature_rules
+        self.tiles = [(plot, code, self._got(code, plot, cells)) for plot, code in enumerate(cells) if code in rules]
+
+    def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
+        """The points of the tile ``code`` on ``plot`` (after its cap), as :func:`_feature_points` counts them."""
+        rule = self.tables.feature_rules[code]
+        if rule is None:
+            return 0
+        got = rule.points * feature_count(rule, plot, cells, self.butterflies, self.found, self.tables)
+        return rule.max if rule.max is not None and got > rule.max else got
+
+    def with_plot(self, drawn: tuple[str, ...], plot: int) -> int:
+        """``_occupant_points(drawn, ...)``, ``drawn`` being ``cells`` with ``plot`` changed (no flower there, before or after)."""
+        tables = self.tables
+        scoring = tables.edition.scoring
+        critter_points = tables.critter_points
+        rules = tables.feature_rules
+        points = scoring.butterfly * self.butterflies.bit_count()
+        points += self.critters - critter_points.get(self.cells[plot], 0) + critter_points.get(drawn[plot], 0)
+        tiles = []
+        for at, code, got in self.tiles:
+            if at == plot:
+                continue  # the plot's old occupant is gone; its new one is counted below
+            if _plot_can_change(rules[code], at, plot):
+                got = self._got(code, at, drawn)
+            tiles.append((code, got))
+        if drawn[plot] in rules:
+            tiles.append((drawn[plot], self._got(drawn[plot], plot, drawn)))
+        if not tiles:
+            return points
+        if scoring.feature_copies != "best":
+            points += sum([got for _, got in tiles])
+        else:
+            best: dict[str, int] = {}
+            for code, got in tiles:
+                if code not in best or got > best[code]:
+                    best[code] = got
+            points += sum(best.values())
+        return points + scoring.unique_feature * len({code for code, _ in tiles})
+
+
 @lru_cache(maxsize=1 << 16)
 def _total(cells: tuple[str, ...], bricks: int, butterflies: int, edition: Edition) -> int:
     """``sum(_score(...)[0])``, counting only: the same finders, without the records the scorer explains
     (tests/test_rules.py checks it against :func:`evaluate` on many gardens)."""
     tables = rule_tables(edition)
-    return _counted(cells, butterflies, find_patches(cells, bricks, tables), tables)
+    return _counted(cells, butterflies, find_patches(cells, bricks, tables, counted_faces), tables)
 
 
 def _counted(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
@@ -514,7 +635,7 @@ def _feature_points(cells: tuple[str, ...], butterflies: int, found: tuple[Patch
         if rule is None:
             got = 0
         else:
-            got = rule.points * len(count_for_feature(rule, plot, cells, butterflies, found, tables))
+            got = rule.points * feature_count(rule, plot, cells, butterflies, found, tables)
             if rule.max is not None and got > rule.max:
                 got = rule.max
         if each:
