@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_gardens
 
-from papillon.edition import edition_from_toml, standard_edition
+from papillon.edition import SCORE_COUNTS, edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game
 from papillon.engine.bots import TIE, GreedyBot
 from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
@@ -252,26 +252,10 @@ def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
     assert totals_with_plots(cells, ring, 0, [(drawn, 12)], STANDARD) == [after.total]
 
 
-_COUNTS = (
-    "distinct_adjacent",
-    "adjacent_critters",
-    "adjacent_flowers",
-    "adjacent_fields",
-    "adjacent_brambles",
-    "adjacent_butterflies",
-    "patch_colours",
-    "flowers_with_butterfly",
-    "flowers",
-    "patches",
-    "enclosed_patches",
-    "butterflies",
-    "brambles",
-    "fields",
-)
 
 
 @CI
-@given(any_gardens, st.sampled_from(EDITIONS), st.sampled_from(_COUNTS), st.sampled_from([None, "R", "B"]), st.integers(0, 24))
+@given(any_gardens, st.sampled_from(EDITIONS), st.sampled_from(SCORE_COUNTS), st.sampled_from([None, "R", "B"]), st.integers(0, 24))
 def test_the_feature_count_is_the_number_of_things_the_feature_counts(garden, edition, count, want, plot):
     # rules.feature_count counts what rules.count_for_feature lists (the scorer's records), for every kind of count.
     from papillon.rules import FLOWER_CODES, count_for_feature, feature_count, find_patches
