@@ -252,8 +252,6 @@ def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
     assert totals_with_plots(cells, ring, 0, [(drawn, 12)], STANDARD) == [after.total]
 
 
-
-
 @CI
 @given(any_gardens, st.sampled_from(EDITIONS), st.sampled_from(SCORE_COUNTS), st.sampled_from([None, "R", "B"]), st.integers(0, 24))
 def test_the_feature_count_is_the_number_of_things_the_feature_counts(garden, edition, count, want, plot):
