@@ -170,7 +170,7 @@ FOREIGN_MARKER_MM = 25.0
 """A marker further than this (mm) from where the other three put it belongs to another sheet (or a folded corner):
 a sheet bent enough to move a corner marker that far is not readable anyway."""
 DARK_PHOTO_MAX = 45.0
-"""A photo whose 99th-percentile grey is below this (8-bit) is called too dark, whatever else is found or lost in it
+"""A photo less than 1 % of which reaches this grey (8-bit) is called too dark, whatever else is found or lost in it
 (its paper is then far below :data:`DARK_PAPER_MAX`; its markers may be lost in the dark, its colours too)."""
 MIN_JPEG_QUALITY = 50
 """Lowest JPEG quality (IJG scale, estimated from the file's luminance quantisation table) read: below it the
