@@ -19,7 +19,22 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from papillon.grid import BORDER_SEGMENTS, EDGE_INDEX, EDGES, PLOTS, SIZE, Edge, Plot, plot_center, plot_square
+from papillon.grid import (
+    ALL_PLOTS_MASK,
+    BORDER_MASK,
+    BORDER_SEGMENTS,
+    EDGE_INDEX,
+    EDGES,
+    PLOTS,
+    SIZE,
+    Edge,
+    Plot,
+    flood,
+    links,
+    open_sides,
+    plot_center,
+    plot_square,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -162,27 +177,6 @@ def enclosures(bricks: Iterable[Edge], border: bool = False) -> tuple[Enclosure,
 
 # --------------------------------------------------------------------------- the faces as plot masks, without shapely
 
-_ALL_PLOTS = (1 << len(PLOTS)) - 1
-_BORDER_PLOTS = sum(1 << p for p in PLOTS if p < SIZE or p >= SIZE * (SIZE - 1) or p % SIZE in (0, SIZE - 1))
-_SIDES = tuple(tuple((1 << (edge.b if edge.a == p else edge.a), 1 << i) for i, edge in enumerate(EDGES) if p in edge) for p in PLOTS)
-"""For each plot: (its neighbour's bit, the bit of the edge between them)."""
-_NEIGHBOURS = tuple(sum(bit for bit, _ in sides) for sides in _SIDES)
-"""For each plot: the mask of its orthogonal neighbours."""
-
-
-def _spread(start: int, within: int, reach: tuple[int, ...]) -> int:
-    """The plots of ``within`` that ``start`` reaches, a step being from a plot to the plots ``reach`` gives it."""
-    found = frontier = start
-    while frontier:
-        step = 0
-        while frontier:
-            low = frontier & -frontier
-            frontier ^= low
-            step |= reach[low.bit_length() - 1]
-        frontier = step & within & ~found
-        found |= frontier
-    return found
-
 
 def face_masks(bricks: int, border: bool = False) -> tuple[tuple[int, int], ...]:
     """``(region, encircled)`` of every face :func:`enclosures` finds, as plot masks, without shapely.
@@ -197,15 +191,16 @@ def face_masks(bricks: int, border: bool = False) -> tuple[tuple[int, int], ...]
     lowest plot of each region (shapely's order differs; the regions are disjoint).
     tests/test_fast_evaluation.py checks it against :func:`enclosures` on random brick sets.
     """
-    reach = tuple(sum(bit for bit, edge in sides if not bricks & edge) for sides in _SIDES)
+    right, down = open_sides(bricks)
+    free_right, free_down = open_sides(0)
     found = []
-    left = _ALL_PLOTS
+    left = ALL_PLOTS_MASK
     while left:
-        region = _spread(left & -left, _ALL_PLOTS, reach)
+        region = flood(left & -left, right, down)
         left &= ~region
-        if not border and region & _BORDER_PLOTS:
+        if not border and region & BORDER_MASK:
             continue
-        outside = _BORDER_PLOTS & ~region
-        outside = _spread(outside, _ALL_PLOTS & ~region, _NEIGHBOURS) if outside else 0
-        found.append((region, _ALL_PLOTS & ~outside))
+        rest = ALL_PLOTS_MASK & ~region
+        outside = flood(BORDER_MASK & rest, *links(rest, free_right, free_down))
+        found.append((region, ALL_PLOTS_MASK & ~outside))
     return tuple(found)

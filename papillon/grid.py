@@ -177,6 +177,11 @@ def edge_below(plot: Plot) -> Edge | None:
 # A set of plots as an int, bit ``p`` for plot ``p``; a set of edges likewise, bit ``i`` for ``EDGES[i]``.
 # Flood fills on masks move every plot of a set one step at once.
 
+ALL_PLOTS_MASK = (1 << len(PLOTS)) - 1
+"""Every plot."""
+BORDER_MASK = sum(1 << p for p in PLOTS if on_border(p))
+"""The plots on the garden's border."""
+
 _EDGE_MASK_BYTES = (len(EDGES) + 7) // 8
 
 

@@ -28,6 +28,7 @@ from papillon.edition import COLOURS, Edition
 from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
+    BORDER_MASK,
     EDGE_INDEX,
     EDGES,
     ORTHOGONAL_NEIGHBOURS,
@@ -37,7 +38,6 @@ from papillon.grid import (
     flood,
     linked,
     links,
-    on_border,
     open_sides,
 )
 
@@ -50,7 +50,6 @@ _COLOUR_CODE = {name: code for code, name in COLOURS.items()}
 CATEGORIES = ("flowers", "patches", "enclosed", "butterflies", "critters", "features", "unique_features")
 """The scoring categories of RULES.md §3, in score-pad order."""
 
-BORDER_MASK = sum(1 << p for p in PLOTS if on_border(p))
 NEIGHBOUR_EDGES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
     tuple((q, EDGE_INDEX[edge_between(p, q)]) for q in ORTHOGONAL_NEIGHBOURS[p]) for p in PLOTS
 )

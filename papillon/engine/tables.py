@@ -26,8 +26,6 @@ EDGE_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(EDGE_NAMES)}
 for _i, _edge in enumerate(EDGES):  # "B1-A1" names the same edge as "A1-B1"
     EDGE_BY_NAME[f"{plot_name(_edge.b)}-{plot_name(_edge.a)}"] = _i
 
-ALL_PLOTS_MASK = (1 << len(PLOTS)) - 1
-
 ROW_MASKS: tuple[int, ...] = tuple(sum(1 << p for p in row) for row in ROW_PLOTS)
 
 
