@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, cast
 
-from papillon.edition import COLOURS, Edition
+from papillon.edition import COLOURS, Edition, Scoring
 from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
@@ -551,12 +551,7 @@ class _Occupants:
         self.tiles = [(plot, code, self._got(code, plot, cells)) for plot, code in enumerate(cells) if code in rules]
 
     def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
-        """The points of the tile ``code`` on ``plot`` (after its cap), as :func:`_feature_points` counts them."""
-        rule = self.tables.feature_rules[code]
-        if rule is None:
-            return 0
-        got = rule.points * feature_count(rule, plot, cells, self.butterflies, self.found, self.tables)
-        return rule.max if rule.max is not None and got > rule.max else got
+        return _tile_points(self.tables.feature_rules[code], plot, cells, self.butterflies, self.found, self.tables)
 
     def with_plot(self, drawn: tuple[str, ...], plot: int) -> int:
         """``_occupant_points(drawn, ...)``, ``drawn`` being ``cells`` with ``plot`` changed (no flower there, before or after)."""
@@ -577,15 +572,7 @@ class _Occupants:
             tiles.append((drawn[plot], self._got(drawn[plot], plot, drawn)))
         if not tiles:
             return points
-        if scoring.feature_copies != "best":
-            points += sum([got for _, got in tiles])
-        else:
-            best: dict[str, int] = {}
-            for code, got in tiles:
-                if code not in best or got > best[code]:
-                    best[code] = got
-            points += sum(best.values())
-        return points + scoring.unique_feature * len({code for code, _ in tiles})
+        return points + _tiles_points(tiles, scoring) + scoring.unique_feature * len({code for code, _ in tiles})
 
 
 @lru_cache(maxsize=1 << 16)
@@ -624,24 +611,30 @@ def _occupant_points(cells: tuple[str, ...], butterflies: int, found: tuple[Patc
 def _feature_points(cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables) -> int:
     """The features' points of :func:`find_features`, summed (with ``feature_copies = "best"``, each tile's best copy)."""
     rules = tables.feature_rules
-    each = tables.edition.scoring.feature_copies != "best"
-    points = 0
+    tiles = [(code, _tile_points(rules[code], plot, cells, butterflies, found, tables)) for plot, code in enumerate(cells) if code in rules]
+    return _tiles_points(tiles, tables.edition.scoring)
+
+
+def _tile_points(
+    rule: FeatureRule | None, plot: int, cells: tuple[str, ...], butterflies: int, found: tuple[PatchFound, ...], tables: RuleTables
+) -> int:
+    """The points of one feature tile on ``plot``, after its cap (0 for a tile the edition scores nothing for)."""
+    if rule is None:
+        return 0
+    got = rule.points * feature_count(rule, plot, cells, butterflies, found, tables)
+    return rule.max if rule.max is not None and got > rule.max else got
+
+
+def _tiles_points(tiles: list[tuple[str, int]], scoring: Scoring) -> int:
+    """The features' points from each tile's ``(code, points)``: every copy's, or with ``feature_copies = "best"``
+    each tile's best copy's."""
+    if scoring.feature_copies != "best":
+        return sum([got for _, got in tiles])
     best: dict[str, int] = {}
-    for plot, code in enumerate(cells):
-        if code not in rules:
-            continue
-        rule = rules[code]
-        if rule is None:
-            got = 0
-        else:
-            got = rule.points * feature_count(rule, plot, cells, butterflies, found, tables)
-            if rule.max is not None and got > rule.max:
-                got = rule.max
-        if each:
-            points += got
-        elif code not in best or got > best[code]:
+    for code, got in tiles:
+        if code not in best or got > best[code]:
             best[code] = got
-    return points if each else sum(best.values())
+    return sum(best.values())
 
 
 @lru_cache(maxsize=1 << 16)
