@@ -500,11 +500,20 @@ def totals_with_plots(
     faced = False
     flower_points = 0
     occupants: _Occupants | None = None
+    flowered: _Flowered | None = None
+    no_faces: bool | None = None
     totals = []
     for drawn, plot in drawings:
-        if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
+        if plot < 0 or cells[plot] in FLOWER_CODES:
             totals.append(total(drawn, bricks, butterflies, edition))
             continue
+        new_flower = drawn[plot] in FLOWER_CODES
+        if new_flower:
+            if no_faces is None:
+                no_faces = not counted_faces(bricks, edition.rules.border_encloses)
+            if not no_faces or cells[plot] != EMPTY:
+                totals.append(total(drawn, bricks, butterflies, edition))
+                continue
         key = (drawn, bricks, butterflies, edition)
         known = memo.get(key)
         if known is None:
@@ -512,11 +521,15 @@ def totals_with_plots(
                 found = find_patches(cells, bricks, tables, counted_faces)
                 faced = any(patch.face is not None for patch in found)
                 flower_points = _flower_points(cells, found, tables)
-            if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
+            if occupants is None:
+                occupants = _Occupants(cells, butterflies, found, tables)
+            if new_flower:
+                if flowered is None:
+                    flowered = _Flowered(cells, bricks, found, flower_points, tables)
+                known = flowered.with_flower(drawn, plot, occupants)
+            elif faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
                 known = total(drawn, bricks, butterflies, edition)
             else:
-                if occupants is None:
-                    occupants = _Occupants(cells, butterflies, found, tables)
                 known = flower_points + occupants.with_plot(drawn, plot)
             if len(memo) >= DRAWN_TOTALS:
                 memo.clear()
@@ -538,6 +551,42 @@ def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
     return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
 
 
+_UNMOVED_BY_A_FLOWER = frozenset({"butterflies", "adjacent_butterflies"})
+"""Feature counts that read only the butterflies: a flower drawn on an empty plot leaves them as they were."""
+
+
+def _flower_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
+    """Whether a flower drawn on the empty ``plot`` can change what the tile on ``at`` counts (its patches may)."""
+    if rule is None or rule.counts in _UNMOVED_BY_A_FLOWER:
+        return False
+    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
+
+
+class _Flowered:
+    """:func:`_total` of gardens that differ from ``cells`` by a flower on an empty plot, where the bricks draw no
+    face (:func:`totals_with_plots`): only the new flower's colour can join into a new patch (the flood from
+    the plot, through its colour's flowers); the other patches, and the points of the rest, are ``cells``'."""
+
+    def __init__(self, cells: tuple[str, ...], bricks: int, found: tuple[PatchFound, ...], flower_points: int, tables: RuleTables) -> None:
+        self.found, self.flower_points, self.tables = found, flower_points, tables
+        self.colours = dict(flower_masks(cells))
+        self.right, self.down = open_sides(bricks)
+
+    def with_flower(self, drawn: tuple[str, ...], plot: int, occupants: _Occupants) -> int:
+        colour = drawn[plot]
+        plots = self.colours.get(colour, 0) | 1 << plot
+        group = flood(1 << plot, *links(plots, self.right, self.down))
+        scoring = self.tables.edition.scoring
+        patch_min = self.tables.edition.rules.patch_min
+        kept = tuple([patch for patch in self.found if patch.colour != colour or not patch.plots & group])
+        lost = sum([patch.plots.bit_count() for patch in self.found if patch.colour == colour and patch.plots & group])
+        size = group.bit_count()
+        gained = size if size >= patch_min else 0
+        found = (*kept, PatchFound(colour, group, None, 0)) if gained else kept
+        points = self.flower_points + scoring.flower + scoring.patch * (gained - lost)
+        return points + occupants.with_flower(drawn, plot, found)
+
+
 class _Occupants:
     """:func:`_occupant_points` of gardens that differ from ``cells`` in one plot holding no flower before or after
     (:func:`totals_with_plots`), the patches ``found`` being the same: the critters and each feature tile are
@@ -552,6 +601,23 @@ class _Occupants:
 
     def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
         return _tile_points(self.tables.feature_rules[code], plot, cells, self.butterflies, self.found, self.tables)
+
+    def with_flower(self, drawn: tuple[str, ...], plot: int, found: tuple[PatchFound, ...]) -> int:
+        """``_occupant_points(drawn, ..., found)``, ``drawn`` being ``cells`` with a flower on the empty ``plot`` and
+        ``found`` its patches: only the tiles that count flowers or patches, or have ``plot`` for a neighbour, are
+        counted again (the critters, fields, brambles and butterflies are those of ``cells``)."""
+        tables = self.tables
+        scoring = tables.edition.scoring
+        points = scoring.butterfly * self.butterflies.bit_count() + self.critters
+        if not self.tiles:
+            return points
+        rules = tables.feature_rules
+        tiles = []
+        for at, code, got in self.tiles:
+            if _flower_can_change(rules[code], at, plot):
+                got = _tile_points(rules[code], at, drawn, self.butterflies, found, tables)
+            tiles.append((code, got))
+        return points + _tiles_points(tiles, scoring) + scoring.unique_feature * len({code for code, _ in tiles})
 
     def with_plot(self, drawn: tuple[str, ...], plot: int) -> int:
         """``_occupant_points(drawn, ...)``, ``drawn`` being ``cells`` with ``plot`` changed (no flower there, before or after)."""

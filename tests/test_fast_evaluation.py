@@ -238,6 +238,42 @@ def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition
     assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected  # again, from its memo
 
 
+@CI
+@given(any_gardens, st.sampled_from((*EDITIONS, BEST_COPY)), st.integers(0, (1 << 25) - 1))
+def test_the_totals_of_a_new_flower_are_the_score_cards_totals(garden, edition, emptied):
+    # rules.totals_with_plots floods only the new flower's colour where the bricks draw no face (the ring-free bricks
+    # below): every colour on every empty plot (more plots emptied at random), each garden scored by the rules' records.
+    from papillon import rules
+
+    cells, bricks, butterflies = compact(garden)
+    cells = tuple("." if emptied >> p & 1 else code for p, code in enumerate(cells))
+    tables = rule_tables(edition)
+    rules._DRAWN_TOTALS.clear()  # counted here, not remembered from another test
+    for base in {bricks, _ring_free(bricks)}:
+        for colour in sorted(rules.FLOWER_CODES):
+            drawings = [(cells, -1)]
+            for plot in PLOTS:
+                if cells[plot] == ".":
+                    drawings.append(((*cells[:plot], colour, *cells[plot + 1 :]), plot))
+            expected = [evaluate_rules(drawn, base, butterflies, tables).total for drawn, _ in drawings]
+            assert rules.totals_with_plots(cells, base, butterflies, drawings, edition) == expected
+
+
+def test_a_flower_joining_two_pairs_makes_one_patch_of_them_all_unless_a_brick_splits_it():
+    # Hand-checked, standard edition (1 point a flower, 1 a plot in a patch of 3 or more): red A1 B1 and D1 E1, no
+    # patch (4 points); red C1 joins them into a patch of 5 (10); with a brick B1-C1, C1 D1 E1 is the patch (8).
+    from papillon import rules
+    from papillon.grid import edge_between
+
+    assert (STANDARD.rules.patch_min, STANDARD.scoring.flower, STANDARD.scoring.patch) == (3, 1, 1)
+    cells = ("R", "R", ".", "R", "R", *("." for _ in range(20)))
+    drawn = ("R", "R", "R", "R", "R", *cells[5:])
+    brick = 1 << EDGE_INDEX[edge_between(1, 2)]
+    rules._DRAWN_TOTALS.clear()
+    assert rules.totals_with_plots(cells, 0, 0, [(cells, -1), (drawn, 2)], STANDARD) == [4, 10]
+    assert rules.totals_with_plots(cells, brick, 0, [(cells, -1), (drawn, 2)], STANDARD) == [4, 8]
+
+
 def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():
     # The one drawing totals_with_plots may not count on the garden's patches alone: the plot's ground stops spoiling.
     from papillon.grid import EDGES
