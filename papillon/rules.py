@@ -538,8 +538,11 @@ def totals_with_plots(
     return totals
 
 
-_UNMOVED_BY_A_PLOT = frozenset({"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies"})
-"""Feature counts that read only the patches and the butterflies: a plot drawn without a flower leaves them as they were."""
+_UNMOVED_BY_A_PLOT = frozenset(
+    {"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies", "flowers", "flowers_with_butterfly"}
+)
+"""Feature counts that read only the flowers, the patches and the butterflies: a plot drawn without a flower leaves them as
+they were."""
 _BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_flowers", "adjacent_fields", "adjacent_brambles"})
 """Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
 
@@ -551,8 +554,11 @@ def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
     return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
 
 
-_UNMOVED_BY_A_FLOWER = frozenset({"butterflies", "adjacent_butterflies"})
-"""Feature counts that read only the butterflies: a flower drawn on an empty plot leaves them as they were."""
+_UNMOVED_BY_A_FLOWER = frozenset(
+    {"butterflies", "adjacent_butterflies", "fields", "brambles", "adjacent_fields", "adjacent_brambles", "adjacent_critters"}
+)
+"""Feature counts that read only the butterflies, fields, brambles and critters: a flower drawn on an empty plot leaves
+them as they were."""
 
 
 def _flower_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:

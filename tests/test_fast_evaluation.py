@@ -13,11 +13,12 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_gardens
 
-from papillon.edition import SCORE_COUNTS, edition_from_toml, standard_edition
+from papillon.edition import SCORE_COUNTS, Edition, edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game
 from papillon.engine.bots import TIE, GreedyBot
 from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
@@ -140,6 +141,23 @@ BEST_COPY = edition_from_toml('[scoring]\nfeature_copies = "best"\nunique_featur
 COPIES = (STANDARD, BEST_COPY)
 
 
+def _scoring_every_count() -> tuple[Edition, ...]:
+    """Two editions whose seven tiles between them score every count (flowers of one colour among them), uncapped:
+    the recounts of one plot drawn (rules._Occupants) skip the tiles a plot cannot change, which depends on the count."""
+    tiles = ("po", "sh", "bf", "tr", "fp", "ha", "gz")
+    found = []
+    for counts in (SCORE_COUNTS[:7], SCORE_COUNTS[7:]):
+        lines = []
+        for tile, count in zip(tiles, counts, strict=True):
+            colour = ', colour = "blue"' if count in ("flowers", "adjacent_flowers") else ""
+            lines.append(f'[features.{tile}]\nscore = {{ count = "{count}", points = 1, max = 50{colour} }}\n')
+        found.append(edition_from_toml("".join(lines)))
+    return tuple(found)
+
+
+EVERY_COUNT = _scoring_every_count()
+
+
 @CI
 @given(any_gardens, st.sampled_from(COPIES))
 def test_the_counting_total_is_the_sum_of_the_categories_with_every_brick(garden, edition):
@@ -218,7 +236,7 @@ def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition
 @CI
 @given(
     any_gardens,
-    st.sampled_from((*EDITIONS, BEST_COPY)),
+    st.sampled_from((*EDITIONS, BEST_COPY, *EVERY_COUNT)),
     st.integers(0, 24),
     st.sampled_from(sorted({".", "F", "X", "R", "lb", "bb", "hh", "po", "bf", "ha", "gz", "sh", "tr"})),
 )
@@ -239,7 +257,7 @@ def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition
 
 
 @CI
-@given(any_gardens, st.sampled_from((*EDITIONS, BEST_COPY)), st.integers(0, (1 << 25) - 1))
+@given(any_gardens, st.sampled_from((*EDITIONS, BEST_COPY, *EVERY_COUNT)), st.integers(0, (1 << 25) - 1))
 def test_the_totals_of_a_new_flower_are_the_score_cards_totals(garden, edition, emptied):
     # rules.totals_with_plots floods only the new flower's colour where the bricks draw no face (the ring-free bricks
     # below): every colour on every empty plot (more plots emptied at random), each garden scored by the rules' records.
@@ -257,6 +275,28 @@ def test_the_totals_of_a_new_flower_are_the_score_cards_totals(garden, edition, 
                     drawings.append(((*cells[:plot], colour, *cells[plot + 1 :]), plot))
             expected = [evaluate_rules(drawn, base, butterflies, tables).total for drawn, _ in drawings]
             assert rules.totals_with_plots(cells, base, butterflies, drawings, edition) == expected
+
+
+@pytest.mark.parametrize("edition", EVERY_COUNT)
+def test_every_count_after_one_plot_drawn_is_the_score_cards(edition):
+    # The recounts of totals_with_plots skip tiles by what they count: here every count, in gardens holding every
+    # tile, with every code drawn on every plot (seeded gardens: 30 of them, half with bricks that close no ring).
+    from papillon import rules
+    from papillon.grid import EDGES
+
+    codes = (".", ".", ".", "F", "X", "R", "B", "Y", "P", "R", "lb", "bb", *edition.features)
+    tables = rule_tables(edition)
+    rules._DRAWN_TOTALS.clear()
+    for seed in range(30):
+        rng = random.Random(seed)
+        cells = tuple(rng.choice(codes) for _ in PLOTS)
+        bricks = rng.getrandbits(len(EDGES)) & rng.getrandbits(len(EDGES))
+        bricks = _ring_free(bricks) if seed % 2 else bricks
+        butterflies = rng.getrandbits(len(PLOTS))
+        for code in sorted(set(codes)):
+            drawings = [(cells, -1), *(((*cells[:p], code, *cells[p + 1 :]), p) for p in PLOTS)]
+            expected = [evaluate_rules(drawn, bricks, butterflies, tables).total for drawn, _ in drawings]
+            assert rules.totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected, (seed, code)
 
 
 def test_a_flower_joining_two_pairs_makes_one_patch_of_them_all_unless_a_brick_splits_it():

@@ -142,6 +142,7 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
     sheets: dict[int, float] = {}
     base_rings: bool | None = None
     base_ring_worth: float | None = None
+    base_fields = base.count(FIELD)
     found = []
     for (cells, _, _), sheet, want, plot in zip(candidates.gardens, candidates.sheets, wanted, candidates.plots, strict=True):
         if not want:
@@ -157,7 +158,10 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
             rings = base_rings
         else:
             rings = _rings_possible(cells, tables)
-        value = _fields_worth(shared, cells)
+        if plot < 0:
+            value = _fields_worth(shared, base_fields)
+        else:  # the garden's free fields, give or take the drawn plot
+            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
         if rings:
             if same_patches:
                 if base_ring_worth is None:
@@ -171,12 +175,11 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
 
 def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
     """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
-    return _fields_worth(sheet, cells), _rings_possible(cells, tables)
+    return _fields_worth(sheet, cells.count(FIELD)), _rings_possible(cells, tables)
 
 
-def _fields_worth(sheet: float, cells: tuple[str, ...]) -> float:
-    """The sheet's worth plus the free fields'."""
-    fields_free = cells.count("F")
+def _fields_worth(sheet: float, fields_free: int) -> float:
+    """The sheet's worth plus the worth of ``fields_free`` free fields."""
     return sheet + 0.6 * (fields_free if fields_free < 2 else 2)
 
 
