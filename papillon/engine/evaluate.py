@@ -386,8 +386,8 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     move on the Fill sheet.  Whether the rest is done depends on the garden
     only through what the automatic steps look at (RULES §6.9: an empty plot,
     a free field, an undrawn edge, the butterflies), so one action of each kind
-    and look is applied and its sheet stands for the others (a tile's own
-    effects depend on its plot: None then).  Any other decision gets None:
+    and look is applied and its sheet stands for the others (a tile with effects
+    on placing gets None: they depend on its plot).  Any other decision gets None:
     tests/test_fast_evaluation.py checks every decision of many games against
     ``state.apply``.
     """
@@ -450,8 +450,8 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
                 return None
     if not die_next:
         return Candidates(gardens, [board] * len(gardens), base, plots)
-    if type(task) is PlaceFeature:
-        return None
+    if type(task) is PlaceFeature and state.edition.features[task.code].on_place:
+        return None  # what the tile does when placed depends on its plot (a tile without such effects is any plot's code)
     sheets: list[Board] = []
     applied: dict[tuple[object, ...], Board] = {}
     for action, (drawn_cells, drawn_bricks, drawn_flies) in zip(actions, gardens, strict=True):
