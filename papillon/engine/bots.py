@@ -29,6 +29,7 @@ from typing import Protocol
 
 from papillon.engine.actions import EDGE_ACTIONS, SKIP, Action, Kind
 from papillon.engine.evaluate import (
+    Candidates,
     board_score,
     candidate_gardens,
     candidate_potentials,
@@ -168,6 +169,14 @@ class GreedyBot:
             promises = candidate_potentials(candidates, wanted, tables)
             return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
         boards = [after.boards[player] for after in self._afters(state, legal)]
+        first = boards[0]
+        cells, bricks, flies = first.cells, first.bricks, first.butterflies
+        if all(board.cells is cells and board.bricks == bricks and board.butterflies == flies for board in boards):
+            # A fill, a tile or a gnome's gain before its decision: one garden, scored once; only the sheets differ.
+            garden = (cells, bricks, flies)
+            score = board_score(first, edition)
+            alike = Candidates([garden] * len(boards), boards, garden, [-1] * len(boards))
+            return [score + weight * promise for promise in candidate_potentials(alike, [True] * len(boards), tables)]
         scores = [board_score(board, edition) for board in boards]
         floor = max(scores) - margin - TIE
         return [
