@@ -20,7 +20,8 @@ from strategies import any_gardens
 
 from papillon.edition import SCORE_COUNTS, Edition, edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game
-from papillon.engine.bots import TIE, GreedyBot
+from papillon.engine.actions import Kind
+from papillon.engine.bots import TIE, GreedyBot, value
 from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
 from papillon.engine.log import game_seed
 from papillon.engine.state import GameState
@@ -102,6 +103,10 @@ def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players)
                 ), action
         # What the greedy bot makes of them: the same floats as scoring every applied state.
         assert list(greedy._immediate(state, legal, player)) == _slow_immediate(greedy, state, legal, player)
+        if legal[0].kind is Kind.EDGE:  # a brick gain's look-ahead: every brick's value, the same floats
+            edges = [action for action in legal if action.kind is Kind.EDGE]
+            slow = [value(state.apply(action), player, greedy.tie_weight) for action in edges]
+            assert greedy._values(state, edges, player) == slow
     assert fast > 0
 
 

@@ -113,6 +113,10 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     last_sheet: Board | None = None
     last_cells: tuple[str, ...] | None = None
     value, rings = 0.0, False
+    base = candidates.base  # with bricks: each garden is its plots with one brick more, or none
+    base_lines: tuple[Outline, ...] | None = None
+    joining = 0
+    _, enclosed, patch_min, border = _weights(tables)
     for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
         if not want:
             found.append(0.0)
@@ -127,7 +131,17 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
                     shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
                 known = plots[key] = _plots_potential(shared, cells, tables)
             value, rings = known
-        found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
+        if not rings:
+            found.append(value)
+            continue
+        if base is not None and cells is base[0]:
+            if base_lines is None:
+                joining = joining_edges(cells)
+                base_lines = outlines(cells, base[1], patch_min, border)
+            if not (bricks ^ base[1]) & joining:  # a brick that splits no patch leaves the outlines as they were
+                found.append(value + enclosed * _progress(base_lines, bricks))
+                continue
+        found.append(value + _ring_potential(cells, bricks, tables))
     return found
 
 
@@ -270,8 +284,13 @@ def ring_progress(cells: tuple[str, ...], bricks: int, patch_min: int, border_en
     ``scoring.enclosed=1`` and ``2``, so the balance lab saw the change less
     clearly: docs/BALANCE.md.)
     """
+    return _progress(outlines(cells, bricks, patch_min, border_encloses), bricks)
+
+
+def _progress(found: tuple[Outline, ...], bricks: int) -> float:
+    """:func:`ring_progress` of the outlines ``found`` under ``bricks``."""
     progress = 0.0
-    for flowers, edges, border_sides in outlines(cells, bricks, patch_min, border_encloses):
+    for flowers, edges, border_sides in found:
         drawn = (bricks & edges).bit_count()
         sides = edges.bit_count()
         if drawn < sides:
