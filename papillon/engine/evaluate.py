@@ -82,12 +82,26 @@ def potential(board: Board, tables: Tables) -> float:
 
 
 def sheet_potential(board: Board, tables: Tables) -> float:
-    """The Fill sheet's share of :func:`potential`: what actions that only draw in the garden leave as it is."""
-    ladder_weights = _weights(tables)[0]
-    value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
-    for filled, weight in zip(board.ladders, ladder_weights, strict=True):
-        value += filled * weight
+    """The Fill sheet's share of :func:`potential`: what actions that only draw in the garden leave as it is.
+
+    Memoised by the sheet's bubbles: a game's sheet changes a few times a turn, and every decision weighed asks.
+    """
+    key = (board.ladders, board.tracks, board.rondel, board.caterpillars, tables)
+    value = _SHEETS.get(key)
+    if value is None:
+        ladder_weights = _weights(tables)[0]
+        value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
+        for filled, weight in zip(board.ladders, ladder_weights, strict=True):
+            value += filled * weight
+        if len(_SHEETS) >= SHEETS:
+            _SHEETS.clear()
+        _SHEETS[key] = value
     return value
+
+
+_SHEETS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, Tables], float] = {}
+""":func:`sheet_potential`'s memo (forgotten all at once when full, as the bots' memos are)."""
+SHEETS = 1 << 12
 
 
 def garden_potential(sheet: float, cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
