@@ -502,9 +502,15 @@ def totals_with_plots(
     occupants: _Occupants | None = None
     flowered: _Flowered | None = None
     no_faces: bool | None = None
+    same: int | None = None  # the total of ``cells``, for the drawings of no plot
     totals = []
     for drawn, plot in drawings:
-        if plot < 0 or cells[plot] in FLOWER_CODES:
+        if plot < 0:
+            if same is None:
+                same = total(cells, bricks, butterflies, edition)
+            totals.append(same)
+            continue
+        if cells[plot] in FLOWER_CODES:
             totals.append(total(drawn, bricks, butterflies, edition))
             continue
         new_flower = drawn[plot] in FLOWER_CODES

@@ -381,7 +381,7 @@ class Candidates(NamedTuple):
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
     base: Compact | None = None
     """The garden now, when every action draws one brick, or one plot, or nothing on it
-    (:func:`candidate_totals` scores them together)."""
+    (:func:`candidate_totals` scores them together; a decision that draws nothing has one)."""
     plots: list[int] | None = None
     """With ``base``: the plot each action draws on (-1: none); None when they draw bricks."""
 
@@ -432,14 +432,14 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     tasks = state.tasks
     if not tasks:
         if state.stage is Stage.TURN and state.pair < 0:  # which pair: it draws nothing, and the turn's parts are all ahead
-            return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+            return _unchanged(board, len(actions))
         return None
     task = tasks[-1]
     kind = type(task)
     if kind in _SETS_UP:
         if die_next:
             return None
-        return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+        return _unchanged(board, len(actions))
     gardens: list[Compact] = []
     base: Compact | None = None
     plots: list[int] | None = None
@@ -462,7 +462,9 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     elif kind is Move:
         if not all(action.kind is _SKIP or action.kind is _FROM for action in actions):
             return None
-        gardens = [(cells, bricks, butterflies)] * len(actions)
+        base = (cells, bricks, butterflies)
+        gardens = [base] * len(actions)
+        plots = [-1] * len(actions)
     else:
         code = _drawn(task)
         if code is None:
@@ -494,6 +496,12 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
             sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
     return Candidates(gardens, sheets, base, plots)
+
+
+def _unchanged(board: Board, count: int) -> Candidates:
+    """``count`` actions that leave ``board`` as it is (scored as drawing on no plot: its total and promise once)."""
+    garden = (board.cells, board.bricks, board.butterflies)
+    return Candidates([garden] * count, [board] * count, garden, [-1] * count)
 
 
 def _drawn(task: object) -> str | None:
