@@ -167,35 +167,38 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
     """
     assert candidates.base is not None and candidates.plots is not None
     base, bricks, _ = candidates.base
-    sheets: dict[int, float] = {}
     base_rings: bool | None = None
-    base_ring_worth: float | None = None
+    base_ring_worth = 0.0
     base_fields = base.count(FIELD)
+    last_sheet: Board | None = None
+    shared = 0.0
+    unchanged: float | None = None  # the garden's own worth under ``last_sheet``: what each action drawing nothing gets
     found = []
     for (cells, _, _), sheet, want, plot in zip(candidates.gardens, candidates.sheets, wanted, candidates.plots, strict=True):
         if not want:
             found.append(0.0)
             continue
-        shared = sheets.get(id(sheet))
-        if shared is None:
-            shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
-        same_patches = plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES)
-        if same_patches:
+        if sheet is not last_sheet:
+            last_sheet, shared, unchanged = sheet, sheet_potential(sheet, tables), None
+        if plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES):  # the same patches
             if base_rings is None:
                 base_rings = _rings_possible(base, tables)
-            rings = base_rings
-        else:
-            rings = _rings_possible(cells, tables)
-        if plot < 0:
-            value = _fields_worth(shared, base_fields)
-        else:  # the garden's free fields, give or take the drawn plot
-            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
-        if rings:
-            if same_patches:
-                if base_ring_worth is None:
+                if base_rings:
                     base_ring_worth = _ring_potential(base, bricks, tables)
+            if plot < 0:
+                if unchanged is None:
+                    unchanged = _fields_worth(shared, base_fields)
+                    if base_rings:
+                        unchanged = unchanged + base_ring_worth
+                found.append(unchanged)
+                continue
+            # the garden's free fields, give or take the drawn plot
+            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
+            if base_rings:
                 value = value + base_ring_worth
-            else:
+        else:
+            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
+            if _rings_possible(cells, tables):
                 value = value + _ring_potential(cells, bricks, tables)
         found.append(value)
     return found
