@@ -28,6 +28,7 @@ from papillon.edition import COLOURS, Edition, Scoring
 from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
+    ALL_PLOTS_MASK,
     BORDER_MASK,
     EDGE_INDEX,
     EDGES,
@@ -553,11 +554,14 @@ _BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_
 """Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
 
 
-def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
-    """Whether drawing ``plot`` (no flower there before or after) can change what the tile on ``at`` counts."""
-    if rule is None or rule.counts in _UNMOVED_BY_A_PLOT:
-        return False
-    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
+def _changed_by(rule: FeatureRule | None, at: int, unmoved: frozenset[str]) -> int:
+    """The plots whose drawing can change what the tile on ``at`` counts (a mask), its count being in ``unmoved`` if
+    it reads nothing such a drawing changes: none then, the tile's neighbours for a count of its neighbours, else all."""
+    if rule is None or rule.counts in unmoved:
+        return 0
+    if rule.counts in _BY_NEIGHBOURS:
+        return sum([1 << q for q in rule.neighbours[at]])
+    return ALL_PLOTS_MASK
 
 
 _UNMOVED_BY_A_FLOWER = frozenset(
@@ -565,13 +569,6 @@ _UNMOVED_BY_A_FLOWER = frozenset(
 )
 """Feature counts that read only the butterflies, fields, brambles and critters: a flower drawn on an empty plot leaves
 them as they were."""
-
-
-def _flower_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
-    """Whether a flower drawn on the empty ``plot`` can change what the tile on ``at`` counts (its patches may)."""
-    if rule is None or rule.counts in _UNMOVED_BY_A_FLOWER:
-        return False
-    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
 
 
 class _Flowered:
@@ -609,7 +606,25 @@ class _Occupants:
         critter_points = tables.critter_points
         self.critters = sum([critter_points[code] for code in cells if code in critter_points])
         rules = tables.feature_rules
-        self.tiles = [(plot, code, self._got(code, plot, cells)) for plot, code in enumerate(cells) if code in rules]
+        self.tiles = [
+            (plot, code, self._got(code, plot, cells), _changed_by(rules[code], plot, _UNMOVED_BY_A_PLOT))
+            for plot, code in enumerate(cells)
+            if code in rules
+        ]
+        """Each tile: its plot, code, points on ``cells``, and the plots a drawing without a flower can change it by."""
+        self.by_flower = [_changed_by(rules[code], at, _UNMOVED_BY_A_FLOWER) for at, code, _, _ in self.tiles]
+        """The plots a new flower can change each tile by."""
+        self.moved = self.moved_by_flower = 0
+        """The plots whose drawing (a new flower's) can change some tile's points (a tile's own plot included)."""
+        for (at, _, _, by_plot), by_flower in zip(self.tiles, self.by_flower, strict=True):
+            self.moved |= 1 << at | by_plot
+            self.moved_by_flower |= by_flower
+        scoring = tables.edition.scoring
+        self.tile_points = 0
+        """The tiles' points on ``cells``, unique tiles included."""
+        if self.tiles:
+            points = _tiles_points([(code, got) for _, code, got, _ in self.tiles], scoring)
+            self.tile_points = points + scoring.unique_feature * len({code for _, code, _, _ in self.tiles})
 
     def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
         return _tile_points(self.tables.feature_rules[code], plot, cells, self.butterflies, self.found, self.tables)
@@ -621,12 +636,12 @@ class _Occupants:
         tables = self.tables
         scoring = tables.edition.scoring
         points = scoring.butterfly * self.butterflies.bit_count() + self.critters
-        if not self.tiles:
-            return points
+        if not self.moved_by_flower >> plot & 1:
+            return points + self.tile_points
         rules = tables.feature_rules
         tiles = []
-        for at, code, got in self.tiles:
-            if _flower_can_change(rules[code], at, plot):
+        for (at, code, got, _), by_flower in zip(self.tiles, self.by_flower, strict=True):
+            if by_flower >> plot & 1:
                 got = _tile_points(rules[code], at, drawn, self.butterflies, found, tables)
             tiles.append((code, got))
         return points + _tiles_points(tiles, scoring) + scoring.unique_feature * len({code for code, _ in tiles})
@@ -639,11 +654,13 @@ class _Occupants:
         rules = tables.feature_rules
         points = scoring.butterfly * self.butterflies.bit_count()
         points += self.critters - critter_points.get(self.cells[plot], 0) + critter_points.get(drawn[plot], 0)
+        if not self.moved >> plot & 1 and drawn[plot] not in rules:
+            return points + self.tile_points
         tiles = []
-        for at, code, got in self.tiles:
+        for at, code, got, by_plot in self.tiles:
             if at == plot:
                 continue  # the plot's old occupant is gone; its new one is counted below
-            if _plot_can_change(rules[code], at, plot):
+            if by_plot >> plot & 1:
                 got = self._got(code, at, drawn)
             tiles.append((code, got))
         if drawn[plot] in rules:
