@@ -202,15 +202,19 @@ class GreedyBot:
         if not edges:
             return max(self._immediate(state, state.legal_actions(), player))
         depth = len(state.tasks)
-        worth = value(state, player, self.tie_weight)
+        worth: float | None = None
         while edges and state.player == player and len(state.tasks) == depth and isinstance(state.tasks[-1], AddBrick):
             # Every brick's garden is scored as a decision's are (no state built); only the best brick's state is.
-            options = [EDGE_ACTIONS[i] for i in range(len(EDGE_ACTIONS)) if edges >> i & 1]
+            options = []
+            while edges:  # the edges of the mask, lowest first
+                low = edges & -edges
+                options.append(EDGE_ACTIONS[low.bit_length() - 1])
+                edges ^= low
             worths = self._values(state, options, player)
             worth = max(worths)
             state = after_legal(state, options[worths.index(worth)])
             edges = ring_edges(state.boards[player], tables)
-        return worth
+        return value(state, player, self.tie_weight) if worth is None else worth
 
     def _values(self, state: GameState, actions: list[Action], player: int) -> list[float]:
         """:func:`value` after each of ``actions`` (legal now: unbricked edges of a brick gain), to the last bit."""
