@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from papillon.edition import Edition
 from papillon.engine.actions import Action, Kind
@@ -477,12 +477,13 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         for action in actions:
             verb = action.kind
             if verb is _PLOT:
+                plot = action.plot
                 drawn = list(cells)
-                drawn[action.plot] = code
+                drawn[plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
-                plots.append(action.plot)
+                plots.append(plot)
             elif verb is _SKIP or verb is _FROM:
-                gardens.append((cells, bricks, butterflies))
+                gardens.append(base)
                 plots.append(-1)
             else:
                 return None
@@ -508,13 +509,16 @@ def _unchanged(board: Board, count: int) -> Candidates:
 
 
 def _drawn(task: object) -> str | None:
-    """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path)."""
-    if isinstance(task, Stamp):
-        return task.colour
-    if isinstance(task, AddField | FieldAndMove):
+    """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path).
+
+    By the task's type (no task type has subclasses): this runs for every decision a bot weighs."""
+    kind = type(task)
+    if kind is Stamp:
+        return cast(Stamp, task).colour
+    if kind is AddField or kind is FieldAndMove:
         return FIELD
-    if isinstance(task, PlaceCritter | PlaceFeature):
-        return task.code
-    if isinstance(task, PlaceBramble):
+    if kind is PlaceCritter or kind is PlaceFeature:
+        return cast(PlaceCritter | PlaceFeature, task).code
+    if kind is PlaceBramble:
         return BRAMBLE
     return None
