@@ -22,7 +22,15 @@ from papillon.edition import SCORE_COUNTS, Edition, edition_from_toml, standard_
 from papillon.engine import make_bot, new_game
 from papillon.engine.actions import Kind
 from papillon.engine.bots import TIE, GreedyBot, value
-from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
+from papillon.engine.evaluate import (
+    board_score,
+    candidate_gardens,
+    garden_potential,
+    only_sets_up,
+    potential,
+    potential_bound,
+    sheet_potential,
+)
 from papillon.engine.log import game_seed
 from papillon.engine.state import GameState
 from papillon.engine.tables import tables_for
@@ -85,7 +93,7 @@ def _slow_immediate(bot: GreedyBot, state: GameState, legal: tuple[str, ...], pl
 @given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]), st.sampled_from([1, 3]))
 def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players):
     greedy = GreedyBot()
-    fast = 0
+    fast = sets_up = 0
     for state in _states(seed, bot, players):
         legal = state.legal_actions()
         player = state.player
@@ -103,11 +111,14 @@ def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players)
                 ), action
         # What the greedy bot makes of them: the same floats as scoring every applied state.
         assert list(greedy._immediate(state, legal, player)) == _slow_immediate(greedy, state, legal, player)
+        if only_sets_up(state):  # the look-ahead takes such a decision's best worth to be the state's value
+            assert max(greedy._immediate(state, legal, player)) == value(state, player, greedy.tie_weight)
+            sets_up += 1
         if legal[0].kind is Kind.EDGE:  # a brick gain's look-ahead: every brick's value, the same floats
             edges = [action for action in legal if action.kind is Kind.EDGE]
             slow = [value(state.apply(action), player, greedy.tie_weight) for action in edges]
             assert greedy._values(state, edges, player) == slow
-    assert fast > 0
+    assert fast > 0 and sets_up > 0
 
 
 def test_the_fast_path_covers_the_plots_bricks_and_paths_a_game_asks_for():

@@ -34,6 +34,7 @@ from papillon.engine.evaluate import (
     candidate_gardens,
     candidate_potentials,
     candidate_totals,
+    only_sets_up,
     potential,
     potential_bound,
     ring_edges,
@@ -42,6 +43,8 @@ from papillon.engine.state import GameState, after_legal
 from papillon.engine.tasks import AddBrick
 
 TIE = 1e-9
+_BEHIND = -math.inf
+"""The worth of an action too far behind on score to be weighed (a constant: looked up once per list, not per action)."""
 KNOWN_STATES = 4096
 """States whose worths a greedy bot remembers (then it forgets them all: a game moves on)."""
 
@@ -167,7 +170,7 @@ class GreedyBot:
             floor = max(scores) - margin - TIE
             wanted = [score >= floor for score in scores]
             promises = candidate_potentials(candidates, wanted, tables)
-            return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
+            return [score + weight * promise if want else _BEHIND for score, promise, want in zip(scores, promises, wanted, strict=True)]
         boards = [after.boards[player] for after in self._afters(state, legal)]
         first = boards[0]
         cells, bricks, flies = first.cells, first.bricks, first.butterflies
@@ -180,11 +183,12 @@ class GreedyBot:
         scores = [board_score(board, edition) for board in boards]
         floor = max(scores) - margin - TIE
         return [
-            score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)
+            score + weight * potential(board, tables) if score >= floor else _BEHIND for board, score in zip(boards, scores, strict=True)
         ]
 
     def _best_next(self, state: GameState, player: int) -> float:
-        if state.player != player or not state.tasks:
+        if state.player != player or not state.tasks or only_sets_up(state):
+            # Nothing to weigh, or every action worth what the state is (the garden and sheets as they are).
             return value(state, player, self.tie_weight)
         if isinstance(state.tasks[-1], AddBrick):
             return self._bricks_worth(state, player)

@@ -431,7 +431,7 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         return None
     board = state.boards[player]
     cells, bricks, butterflies = board.cells, board.bricks, board.butterflies
-    die_next = state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+    die_next = _die_next(state)
     tasks = state.tasks
     if not tasks:
         if state.stage is Stage.TURN and state.pair < 0:  # which pair: it draws nothing, and the turn's parts are all ahead
@@ -500,6 +500,19 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
             sheet = applied[alike] = after_legal(state, action).boards[player]
         sheets.append(sheet)
     return Candidates(gardens, sheets, base, plots)
+
+
+def _die_next(state: GameState) -> bool:
+    """Whether the engine starts the die by itself once the decisions now are done (its caterpillars move the sheet)."""
+    return state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+
+
+def only_sets_up(state: GameState) -> bool:
+    """Whether every action of ``state`` only sets up the next decision (a tile, a colour, a gnome's gain, Foot Path's
+    choice), its garden and sheets left as they are: then :func:`candidate_gardens` gives every action the garden now,
+    and each is worth what the state is (tests/test_fast_evaluation.py)."""
+    tasks = state.tasks
+    return bool(tasks) and type(tasks[-1]) in _SETS_UP and not _die_next(state)
 
 
 def _unchanged(board: Board, count: int) -> Candidates:
