@@ -509,10 +509,14 @@ def _die_next(state: GameState) -> bool:
 
 def only_sets_up(state: GameState) -> bool:
     """Whether every action of ``state`` only sets up the next decision (a tile, a colour, a gnome's gain, Foot Path's
-    choice), its garden and sheets left as they are: then :func:`candidate_gardens` gives every action the garden now,
-    and each is worth what the state is (tests/test_fast_evaluation.py)."""
+    choice, the butterfly to move), its garden and sheets left as they are: then :func:`candidate_gardens` gives every
+    action the garden now, and each is worth what the state is (tests/test_fast_evaluation.py)."""
     tasks = state.tasks
-    return bool(tasks) and type(tasks[-1]) in _SETS_UP and not _die_next(state)
+    return bool(tasks) and type(tasks[-1]) in _ONLY_SETS_UP and not _die_next(state)
+
+
+_ONLY_SETS_UP = _SETS_UP | {Move}
+"""The tasks of :func:`only_sets_up` (a butterfly to move: its actions pick it or skip; its path is the next decision)."""
 
 
 def _unchanged(board: Board, count: int) -> Candidates:
