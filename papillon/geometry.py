@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from papillon.grid import (
@@ -129,12 +129,14 @@ def _joined(parent: list[int], bricks: int) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 12)
 def ring_closers(bricks: int) -> int | None:
     """The edges whose brick, added to ``bricks`` (a mask that closes no ring), would close one, as a
     mask; None when ``bricks`` close a ring already.
 
     For a bot weighing every brick it may draw: one union-find for the decision, not one per brick
     (``closes_ring(bricks | 1 << i)`` is ``ring_closers(bricks) >> i & 1``; tests/test_fast_evaluation.py).
+    Memoised by brick set: a game asks again for the brick sets it has weighed.
     """
     parent = list(range(_POINTS))
     if _joined(parent, bricks):

@@ -28,6 +28,7 @@ from papillon.edition import COLOURS, Edition, Scoring
 from papillon.geometry import Enclosure, closes_ring, enclosures, face_masks, ring_closers
 from papillon.grid import (
     ADJACENCIES,
+    ALL_PLOTS_MASK,
     BORDER_MASK,
     EDGE_INDEX,
     EDGES,
@@ -500,11 +501,26 @@ def totals_with_plots(
     faced = False
     flower_points = 0
     occupants: _Occupants | None = None
+    flowered: _Flowered | None = None
+    no_faces: bool | None = None
+    same: int | None = None  # the total of ``cells``, for the drawings of no plot
     totals = []
     for drawn, plot in drawings:
-        if plot < 0 or cells[plot] in FLOWER_CODES or drawn[plot] in FLOWER_CODES:
+        if plot < 0:
+            if same is None:
+                same = total(cells, bricks, butterflies, edition)
+            totals.append(same)
+            continue
+        if cells[plot] in FLOWER_CODES:
             totals.append(total(drawn, bricks, butterflies, edition))
             continue
+        new_flower = drawn[plot] in FLOWER_CODES
+        if new_flower:
+            if no_faces is None:
+                no_faces = not counted_faces(bricks, edition.rules.border_encloses)
+            if not no_faces or cells[plot] != EMPTY:
+                totals.append(total(drawn, bricks, butterflies, edition))
+                continue
         key = (drawn, bricks, butterflies, edition)
         known = memo.get(key)
         if known is None:
@@ -512,11 +528,15 @@ def totals_with_plots(
                 found = find_patches(cells, bricks, tables, counted_faces)
                 faced = any(patch.face is not None for patch in found)
                 flower_points = _flower_points(cells, found, tables)
-            if faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
+            if occupants is None:
+                occupants = _Occupants(cells, butterflies, found, tables)
+            if new_flower:
+                if flowered is None:
+                    flowered = _Flowered(cells, bricks, found, flower_points, tables)
+                known = flowered.with_flower(drawn, plot, occupants)
+            elif faced and (ground(cells[plot]) in forbids) != (ground(drawn[plot]) in forbids):
                 known = total(drawn, bricks, butterflies, edition)
             else:
-                if occupants is None:
-                    occupants = _Occupants(cells, butterflies, found, tables)
                 known = flower_points + occupants.with_plot(drawn, plot)
             if len(memo) >= DRAWN_TOTALS:
                 memo.clear()
@@ -525,17 +545,55 @@ def totals_with_plots(
     return totals
 
 
-_UNMOVED_BY_A_PLOT = frozenset({"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies"})
-"""Feature counts that read only the patches and the butterflies: a plot drawn without a flower leaves them as they were."""
+_UNMOVED_BY_A_PLOT = frozenset(
+    {"patch_colours", "patches", "enclosed_patches", "butterflies", "adjacent_butterflies", "flowers", "flowers_with_butterfly"}
+)
+"""Feature counts that read only the flowers, the patches and the butterflies: a plot drawn without a flower leaves them as
+they were."""
 _BY_NEIGHBOURS = frozenset({"distinct_adjacent", "adjacent_critters", "adjacent_flowers", "adjacent_fields", "adjacent_brambles"})
 """Feature counts that read only the cells next to the tile: a plot drawn elsewhere leaves them as they were."""
 
 
-def _plot_can_change(rule: FeatureRule | None, at: int, plot: int) -> bool:
-    """Whether drawing ``plot`` (no flower there before or after) can change what the tile on ``at`` counts."""
-    if rule is None or rule.counts in _UNMOVED_BY_A_PLOT:
-        return False
-    return rule.counts not in _BY_NEIGHBOURS or plot in rule.neighbours[at]
+def _changed_by(rule: FeatureRule | None, at: int, unmoved: frozenset[str]) -> int:
+    """The plots whose drawing can change what the tile on ``at`` counts (a mask), its count being in ``unmoved`` if
+    it reads nothing such a drawing changes: none then, the tile's neighbours for a count of its neighbours, else all."""
+    if rule is None or rule.counts in unmoved:
+        return 0
+    if rule.counts in _BY_NEIGHBOURS:
+        return sum([1 << q for q in rule.neighbours[at]])
+    return ALL_PLOTS_MASK
+
+
+_UNMOVED_BY_A_FLOWER = frozenset(
+    {"butterflies", "adjacent_butterflies", "fields", "brambles", "adjacent_fields", "adjacent_brambles", "adjacent_critters"}
+)
+"""Feature counts that read only the butterflies, fields, brambles and critters: a flower drawn on an empty plot leaves
+them as they were."""
+
+
+class _Flowered:
+    """:func:`_total` of gardens that differ from ``cells`` by a flower on an empty plot, where the bricks draw no
+    face (:func:`totals_with_plots`): only the new flower's colour can join into a new patch (the flood from
+    the plot, through its colour's flowers); the other patches, and the points of the rest, are ``cells``'."""
+
+    def __init__(self, cells: tuple[str, ...], bricks: int, found: tuple[PatchFound, ...], flower_points: int, tables: RuleTables) -> None:
+        self.found, self.flower_points, self.tables = found, flower_points, tables
+        self.colours = dict(flower_masks(cells))
+        self.right, self.down = open_sides(bricks)
+
+    def with_flower(self, drawn: tuple[str, ...], plot: int, occupants: _Occupants) -> int:
+        colour = drawn[plot]
+        plots = self.colours.get(colour, 0) | 1 << plot
+        group = flood(1 << plot, *links(plots, self.right, self.down))
+        scoring = self.tables.edition.scoring
+        patch_min = self.tables.edition.rules.patch_min
+        kept = tuple([patch for patch in self.found if patch.colour != colour or not patch.plots & group])
+        lost = sum([patch.plots.bit_count() for patch in self.found if patch.colour == colour and patch.plots & group])
+        size = group.bit_count()
+        gained = size if size >= patch_min else 0
+        found = (*kept, PatchFound(colour, group, None, 0)) if gained else kept
+        points = self.flower_points + scoring.flower + scoring.patch * (gained - lost)
+        return points + occupants.with_flower(drawn, plot, found)
 
 
 class _Occupants:
@@ -548,10 +606,45 @@ class _Occupants:
         critter_points = tables.critter_points
         self.critters = sum([critter_points[code] for code in cells if code in critter_points])
         rules = tables.feature_rules
-        self.tiles = [(plot, code, self._got(code, plot, cells)) for plot, code in enumerate(cells) if code in rules]
+        self.tiles = [
+            (plot, code, self._got(code, plot, cells), _changed_by(rules[code], plot, _UNMOVED_BY_A_PLOT))
+            for plot, code in enumerate(cells)
+            if code in rules
+        ]
+        """Each tile: its plot, code, points on ``cells``, and the plots a drawing without a flower can change it by."""
+        self.by_flower = [_changed_by(rules[code], at, _UNMOVED_BY_A_FLOWER) for at, code, _, _ in self.tiles]
+        """The plots a new flower can change each tile by."""
+        self.moved = self.moved_by_flower = 0
+        """The plots whose drawing (a new flower's) can change some tile's points (a tile's own plot included)."""
+        for (at, _, _, by_plot), by_flower in zip(self.tiles, self.by_flower, strict=True):
+            self.moved |= 1 << at | by_plot
+            self.moved_by_flower |= by_flower
+        scoring = tables.edition.scoring
+        self.tile_points = 0
+        """The tiles' points on ``cells``, unique tiles included."""
+        if self.tiles:
+            points = _tiles_points([(code, got) for _, code, got, _ in self.tiles], scoring)
+            self.tile_points = points + scoring.unique_feature * len({code for _, code, _, _ in self.tiles})
 
     def _got(self, code: str, plot: int, cells: tuple[str, ...]) -> int:
         return _tile_points(self.tables.feature_rules[code], plot, cells, self.butterflies, self.found, self.tables)
+
+    def with_flower(self, drawn: tuple[str, ...], plot: int, found: tuple[PatchFound, ...]) -> int:
+        """``_occupant_points(drawn, ..., found)``, ``drawn`` being ``cells`` with a flower on the empty ``plot`` and
+        ``found`` its patches: only the tiles that count flowers or patches, or have ``plot`` for a neighbour, are
+        counted again (the critters, fields, brambles and butterflies are those of ``cells``)."""
+        tables = self.tables
+        scoring = tables.edition.scoring
+        points = scoring.butterfly * self.butterflies.bit_count() + self.critters
+        if not self.moved_by_flower >> plot & 1:
+            return points + self.tile_points
+        rules = tables.feature_rules
+        tiles = []
+        for (at, code, got, _), by_flower in zip(self.tiles, self.by_flower, strict=True):
+            if by_flower >> plot & 1:
+                got = _tile_points(rules[code], at, drawn, self.butterflies, found, tables)
+            tiles.append((code, got))
+        return points + _tiles_points(tiles, scoring) + scoring.unique_feature * len({code for code, _ in tiles})
 
     def with_plot(self, drawn: tuple[str, ...], plot: int) -> int:
         """``_occupant_points(drawn, ...)``, ``drawn`` being ``cells`` with ``plot`` changed (no flower there, before or after)."""
@@ -561,11 +654,13 @@ class _Occupants:
         rules = tables.feature_rules
         points = scoring.butterfly * self.butterflies.bit_count()
         points += self.critters - critter_points.get(self.cells[plot], 0) + critter_points.get(drawn[plot], 0)
+        if not self.moved >> plot & 1 and drawn[plot] not in rules:
+            return points + self.tile_points
         tiles = []
-        for at, code, got in self.tiles:
+        for at, code, got, by_plot in self.tiles:
             if at == plot:
                 continue  # the plot's old occupant is gone; its new one is counted below
-            if _plot_can_change(rules[code], at, plot):
+            if by_plot >> plot & 1:
                 got = self._got(code, at, drawn)
             tiles.append((code, got))
         if drawn[plot] in rules:

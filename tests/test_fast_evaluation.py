@@ -13,14 +13,24 @@ from __future__ import annotations
 import math
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import any_gardens
 
-from papillon.edition import SCORE_COUNTS, edition_from_toml, standard_edition
+from papillon.edition import SCORE_COUNTS, Edition, edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game
-from papillon.engine.bots import TIE, GreedyBot
-from papillon.engine.evaluate import board_score, candidate_gardens, garden_potential, potential, potential_bound, sheet_potential
+from papillon.engine.actions import Kind
+from papillon.engine.bots import TIE, GreedyBot, value
+from papillon.engine.evaluate import (
+    board_score,
+    candidate_gardens,
+    garden_potential,
+    only_sets_up,
+    potential,
+    potential_bound,
+    sheet_potential,
+)
 from papillon.engine.log import game_seed
 from papillon.engine.state import GameState
 from papillon.engine.tables import tables_for
@@ -83,7 +93,7 @@ def _slow_immediate(bot: GreedyBot, state: GameState, legal: tuple[str, ...], pl
 @given(st.integers(0, 2**32), st.sampled_from(["random", "greedy"]), st.sampled_from([1, 3]))
 def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players):
     greedy = GreedyBot()
-    fast = 0
+    fast = sets_up = 0
     for state in _states(seed, bot, players):
         legal = state.legal_actions()
         player = state.player
@@ -101,7 +111,14 @@ def test_candidate_gardens_are_the_gardens_the_engine_leaves(seed, bot, players)
                 ), action
         # What the greedy bot makes of them: the same floats as scoring every applied state.
         assert list(greedy._immediate(state, legal, player)) == _slow_immediate(greedy, state, legal, player)
-    assert fast > 0
+        if only_sets_up(state):  # the look-ahead takes such a decision's best worth to be the state's value
+            assert max(greedy._immediate(state, legal, player)) == value(state, player, greedy.tie_weight)
+            sets_up += 1
+        if legal[0].kind is Kind.EDGE:  # a brick gain's look-ahead: every brick's value, the same floats
+            edges = [action for action in legal if action.kind is Kind.EDGE]
+            slow = [value(state.apply(action), player, greedy.tie_weight) for action in edges]
+            assert greedy._values(state, edges, player) == slow
+    assert fast > 0 and sets_up > 0
 
 
 def test_the_fast_path_covers_the_plots_bricks_and_paths_a_game_asks_for():
@@ -138,6 +155,23 @@ def test_the_split_potential_is_the_potential_to_the_last_bit(garden, edition, l
 
 BEST_COPY = edition_from_toml('[scoring]\nfeature_copies = "best"\nunique_feature = 2\n')
 COPIES = (STANDARD, BEST_COPY)
+
+
+def _scoring_every_count() -> tuple[Edition, ...]:
+    """Two editions whose seven tiles between them score every count (flowers of one colour among them), uncapped:
+    the recounts of one plot drawn (rules._Occupants) skip the tiles a plot cannot change, which depends on the count."""
+    tiles = ("po", "sh", "bf", "tr", "fp", "ha", "gz")
+    found = []
+    for counts in (SCORE_COUNTS[:7], SCORE_COUNTS[7:]):
+        lines = []
+        for tile, count in zip(tiles, counts, strict=True):
+            colour = ', colour = "blue"' if count in ("flowers", "adjacent_flowers") else ""
+            lines.append(f'[features.{tile}]\nscore = {{ count = "{count}", points = 1, max = 50{colour} }}\n')
+        found.append(edition_from_toml("".join(lines)))
+    return tuple(found)
+
+
+EVERY_COUNT = _scoring_every_count()
 
 
 @CI
@@ -218,7 +252,7 @@ def test_the_totals_of_one_more_brick_are_the_score_cards_totals(garden, edition
 @CI
 @given(
     any_gardens,
-    st.sampled_from((*EDITIONS, BEST_COPY)),
+    st.sampled_from((*EDITIONS, BEST_COPY, *EVERY_COUNT)),
     st.integers(0, 24),
     st.sampled_from(sorted({".", "F", "X", "R", "lb", "bb", "hh", "po", "bf", "ha", "gz", "sh", "tr"})),
 )
@@ -236,6 +270,64 @@ def test_the_totals_of_one_plot_drawn_are_the_score_cards_totals(garden, edition
     expected = [evaluate_rules(drawn, bricks, butterflies, tables).total for drawn, _ in drawings]
     assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected
     assert totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected  # again, from its memo
+
+
+@CI
+@given(any_gardens, st.sampled_from((*EDITIONS, BEST_COPY, *EVERY_COUNT)), st.integers(0, (1 << 25) - 1))
+def test_the_totals_of_a_new_flower_are_the_score_cards_totals(garden, edition, emptied):
+    # rules.totals_with_plots floods only the new flower's colour where the bricks draw no face (the ring-free bricks
+    # below): every colour on every empty plot (more plots emptied at random), each garden scored by the rules' records.
+    from papillon import rules
+
+    cells, bricks, butterflies = compact(garden)
+    cells = tuple("." if emptied >> p & 1 else code for p, code in enumerate(cells))
+    tables = rule_tables(edition)
+    rules._DRAWN_TOTALS.clear()  # counted here, not remembered from another test
+    for base in {bricks, _ring_free(bricks)}:
+        for colour in sorted(rules.FLOWER_CODES):
+            drawings = [(cells, -1)]
+            for plot in PLOTS:
+                if cells[plot] == ".":
+                    drawings.append(((*cells[:plot], colour, *cells[plot + 1 :]), plot))
+            expected = [evaluate_rules(drawn, base, butterflies, tables).total for drawn, _ in drawings]
+            assert rules.totals_with_plots(cells, base, butterflies, drawings, edition) == expected
+
+
+@pytest.mark.parametrize("edition", EVERY_COUNT)
+def test_every_count_after_one_plot_drawn_is_the_score_cards(edition):
+    # The recounts of totals_with_plots skip tiles by what they count: here every count, in gardens holding every
+    # tile, with every code drawn on every plot (seeded gardens: 30 of them, half with bricks that close no ring).
+    from papillon import rules
+    from papillon.grid import EDGES
+
+    codes = (".", ".", ".", "F", "X", "R", "B", "Y", "P", "R", "lb", "bb", *edition.features)
+    tables = rule_tables(edition)
+    rules._DRAWN_TOTALS.clear()
+    for seed in range(30):
+        rng = random.Random(seed)
+        cells = tuple(rng.choice(codes) for _ in PLOTS)
+        bricks = rng.getrandbits(len(EDGES)) & rng.getrandbits(len(EDGES))
+        bricks = _ring_free(bricks) if seed % 2 else bricks
+        butterflies = rng.getrandbits(len(PLOTS))
+        for code in sorted(set(codes)):
+            drawings = [(cells, -1), *(((*cells[:p], code, *cells[p + 1 :]), p) for p in PLOTS)]
+            expected = [evaluate_rules(drawn, bricks, butterflies, tables).total for drawn, _ in drawings]
+            assert rules.totals_with_plots(cells, bricks, butterflies, drawings, edition) == expected, (seed, code)
+
+
+def test_a_flower_joining_two_pairs_makes_one_patch_of_them_all_unless_a_brick_splits_it():
+    # Hand-checked, standard edition (1 point a flower, 1 a plot in a patch of 3 or more): red A1 B1 and D1 E1, no
+    # patch (4 points); red C1 joins them into a patch of 5 (10); with a brick B1-C1, C1 D1 E1 is the patch (8).
+    from papillon import rules
+    from papillon.grid import edge_between
+
+    assert (STANDARD.rules.patch_min, STANDARD.scoring.flower, STANDARD.scoring.patch) == (3, 1, 1)
+    cells = ("R", "R", ".", "R", "R", *("." for _ in range(20)))
+    drawn = ("R", "R", "R", "R", "R", *cells[5:])
+    brick = 1 << EDGE_INDEX[edge_between(1, 2)]
+    rules._DRAWN_TOTALS.clear()
+    assert rules.totals_with_plots(cells, 0, 0, [(cells, -1), (drawn, 2)], STANDARD) == [4, 10]
+    assert rules.totals_with_plots(cells, brick, 0, [(cells, -1), (drawn, 2)], STANDARD) == [4, 8]
 
 
 def test_a_bramble_on_the_one_empty_plot_of_a_ring_encloses_its_patch():

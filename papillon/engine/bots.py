@@ -29,10 +29,12 @@ from typing import Protocol
 
 from papillon.engine.actions import EDGE_ACTIONS, SKIP, Action, Kind
 from papillon.engine.evaluate import (
+    Candidates,
     board_score,
     candidate_gardens,
     candidate_potentials,
     candidate_totals,
+    only_sets_up,
     potential,
     potential_bound,
     ring_edges,
@@ -41,6 +43,8 @@ from papillon.engine.state import GameState, after_legal
 from papillon.engine.tasks import AddBrick
 
 TIE = 1e-9
+_BEHIND = -math.inf
+"""The worth of an action too far behind on score to be weighed (a constant: looked up once per list, not per action)."""
 KNOWN_STATES = 4096
 """States whose worths a greedy bot remembers (then it forgets them all: a game moves on)."""
 
@@ -91,6 +95,8 @@ class GreedyBot:
         The look-ahead weighs the decision after each option, and the game (or a search
         rollout) often reaches the very same state next: its worths are then known.
         """
+        self._children: dict[GameState, list[GameState]] = {}
+        """The states after each legal action of the states looked through lately (:meth:`_afters`)."""
 
     def choose(self, state: GameState, rng: random.Random) -> Action:
         legal = state.legal_actions()
@@ -105,7 +111,7 @@ class GreedyBot:
                     state,
                     [
                         value(after, player, self.tie_weight) if action is SKIP else self._best_next(after, player)
-                        for action, after in ((action, after_legal(state, action)) for action in legal)
+                        for action, after in zip(legal, self._afters(state, legal), strict=True)
                     ],
                 )
         else:
@@ -125,6 +131,19 @@ class GreedyBot:
             known.clear()
         known[follow_up, state] = worths
         return worths
+
+    def _afters(self, state: GameState, legal: tuple[Action, ...]) -> list[GameState]:
+        """The state after each of ``legal`` (the state's legal actions), remembered by state.
+
+        A fill is weighed as the decision after another (its sheets, by state) and then
+        decided itself (by the decisions after each option): the states are built once."""
+        children = self._children
+        found = children.get(state)
+        if found is None:
+            if len(children) >= KNOWN_STATES:
+                children.clear()
+            found = children[state] = [after_legal(state, action) for action in legal]
+        return found
 
     def _immediate(self, state: GameState, legal: tuple[Action, ...], player: int) -> Sequence[float]:
         """:func:`value` of each action's result, or -inf where the score alone shows it cannot be among the best.
@@ -151,16 +170,25 @@ class GreedyBot:
             floor = max(scores) - margin - TIE
             wanted = [score >= floor for score in scores]
             promises = candidate_potentials(candidates, wanted, tables)
-            return [score + weight * promise if want else -math.inf for score, promise, want in zip(scores, promises, wanted, strict=True)]
-        boards = [after_legal(state, action).boards[player] for action in legal]
+            return [score + weight * promise if want else _BEHIND for score, promise, want in zip(scores, promises, wanted, strict=True)]
+        boards = [after.boards[player] for after in self._afters(state, legal)]
+        first = boards[0]
+        cells, bricks, flies = first.cells, first.bricks, first.butterflies
+        if all(board.cells is cells and board.bricks == bricks and board.butterflies == flies for board in boards):
+            # A fill, a tile or a gnome's gain before its decision: one garden, scored once; only the sheets differ.
+            garden = (cells, bricks, flies)
+            score = board_score(first, edition)
+            alike = Candidates([garden] * len(boards), boards, garden, [-1] * len(boards))
+            return [score + weight * promise for promise in candidate_potentials(alike, [True] * len(boards), tables)]
         scores = [board_score(board, edition) for board in boards]
         floor = max(scores) - margin - TIE
         return [
-            score + weight * potential(board, tables) if score >= floor else -math.inf for board, score in zip(boards, scores, strict=True)
+            score + weight * potential(board, tables) if score >= floor else _BEHIND for board, score in zip(boards, scores, strict=True)
         ]
 
     def _best_next(self, state: GameState, player: int) -> float:
-        if state.player != player or not state.tasks:
+        if state.player != player or not state.tasks or only_sets_up(state):
+            # Nothing to weigh, or every action worth what the state is (the garden and sheets as they are).
             return value(state, player, self.tie_weight)
         if isinstance(state.tasks[-1], AddBrick):
             return self._bricks_worth(state, player)
@@ -178,14 +206,29 @@ class GreedyBot:
         if not edges:
             return max(self._immediate(state, state.legal_actions(), player))
         depth = len(state.tasks)
-        worth = value(state, player, self.tie_weight)
+        worth: float | None = None
         while edges and state.player == player and len(state.tasks) == depth and isinstance(state.tasks[-1], AddBrick):
-            options = [state.apply(EDGE_ACTIONS[i]) for i in range(len(EDGE_ACTIONS)) if edges >> i & 1]
-            worths = [value(option, player, self.tie_weight) for option in options]
+            # Every brick's garden is scored as a decision's are (no state built); only the best brick's state is.
+            options = []
+            while edges:  # the edges of the mask, lowest first
+                low = edges & -edges
+                options.append(EDGE_ACTIONS[low.bit_length() - 1])
+                edges ^= low
+            worths = self._values(state, options, player)
             worth = max(worths)
-            state = options[worths.index(worth)]
+            state = after_legal(state, options[worths.index(worth)])
             edges = ring_edges(state.boards[player], tables)
-        return worth
+        return value(state, player, self.tie_weight) if worth is None else worth
+
+    def _values(self, state: GameState, actions: list[Action], player: int) -> list[float]:
+        """:func:`value` after each of ``actions`` (legal now: unbricked edges of a brick gain), to the last bit."""
+        weight = self.tie_weight
+        candidates = candidate_gardens(state, actions, player)
+        if candidates is None:
+            return [value(after_legal(state, action), player, weight) for action in actions]
+        scores = candidate_totals(candidates, state.edition)
+        promises = candidate_potentials(candidates, [True] * len(actions), state.game.tables)
+        return [score + weight * promise for score, promise in zip(scores, promises, strict=True)]
 
 
 STRATEGIC = frozenset({Kind.PAIR, Kind.PART, Kind.GNOME, Kind.FILL, Kind.FEATURE, Kind.CHOOSE, Kind.COLOUR, Kind.START, Kind.FIRST})

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from papillon.edition import Edition
 from papillon.engine.actions import Action, Kind
@@ -82,12 +82,26 @@ def potential(board: Board, tables: Tables) -> float:
 
 
 def sheet_potential(board: Board, tables: Tables) -> float:
-    """The Fill sheet's share of :func:`potential`: what actions that only draw in the garden leave as it is."""
-    ladder_weights = _weights(tables)[0]
-    value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
-    for filled, weight in zip(board.ladders, ladder_weights, strict=True):
-        value += filled * weight
+    """The Fill sheet's share of :func:`potential`: what actions that only draw in the garden leave as it is.
+
+    Memoised by the sheet's bubbles: a game's sheet changes a few times a turn, and every decision weighed asks.
+    """
+    key = (board.ladders, board.tracks, board.rondel, board.caterpillars, tables)
+    value = _SHEETS.get(key)
+    if value is None:
+        ladder_weights = _weights(tables)[0]
+        value = 0.6 * sum(board.tracks) + 0.35 * board.rondel + 0.3 * board.caterpillars
+        for filled, weight in zip(board.ladders, ladder_weights, strict=True):
+            value += filled * weight
+        if len(_SHEETS) >= SHEETS:
+            _SHEETS.clear()
+        _SHEETS[key] = value
     return value
+
+
+_SHEETS: dict[tuple[tuple[int, ...], tuple[int, ...], int, int, Tables], float] = {}
+""":func:`sheet_potential`'s memo (forgotten all at once when full, as the bots' memos are)."""
+SHEETS = 1 << 12
 
 
 def garden_potential(sheet: float, cells: tuple[str, ...], bricks: int, tables: Tables) -> float:
@@ -113,6 +127,10 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
     last_sheet: Board | None = None
     last_cells: tuple[str, ...] | None = None
     value, rings = 0.0, False
+    base = candidates.base  # with bricks: each garden is its plots with one brick more, or none
+    base_lines: tuple[Outline, ...] | None = None
+    joining = 0
+    _, enclosed, patch_min, border = _weights(tables)
     for (cells, bricks, _), sheet, want in zip(candidates.gardens, candidates.sheets, wanted, strict=True):
         if not want:
             found.append(0.0)
@@ -127,7 +145,17 @@ def candidate_potentials(candidates: Candidates, wanted: Sequence[bool], tables:
                     shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
                 known = plots[key] = _plots_potential(shared, cells, tables)
             value, rings = known
-        found.append(value + _ring_potential(cells, bricks, tables) if rings else value)
+        if not rings:
+            found.append(value)
+            continue
+        if base is not None and cells is base[0]:
+            if base_lines is None:
+                joining = joining_edges(cells)
+                base_lines = outlines(cells, base[1], patch_min, border)
+            if not (bricks ^ base[1]) & joining:  # a brick that splits no patch leaves the outlines as they were
+                found.append(value + enclosed * _progress(base_lines, bricks))
+                continue
+        found.append(value + _ring_potential(cells, bricks, tables))
     return found
 
 
@@ -139,31 +167,38 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
     """
     assert candidates.base is not None and candidates.plots is not None
     base, bricks, _ = candidates.base
-    sheets: dict[int, float] = {}
     base_rings: bool | None = None
-    base_ring_worth: float | None = None
+    base_ring_worth = 0.0
+    base_fields = base.count(FIELD)
+    last_sheet: Board | None = None
+    shared = 0.0
+    unchanged: float | None = None  # the garden's own worth under ``last_sheet``: what each action drawing nothing gets
     found = []
     for (cells, _, _), sheet, want, plot in zip(candidates.gardens, candidates.sheets, wanted, candidates.plots, strict=True):
         if not want:
             found.append(0.0)
             continue
-        shared = sheets.get(id(sheet))
-        if shared is None:
-            shared = sheets[id(sheet)] = sheet_potential(sheet, tables)
-        same_patches = plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES)
-        if same_patches:
+        if sheet is not last_sheet:
+            last_sheet, shared, unchanged = sheet, sheet_potential(sheet, tables), None
+        if plot < 0 or (base[plot] not in FLOWER_CODES and cells[plot] not in FLOWER_CODES):  # the same patches
             if base_rings is None:
                 base_rings = _rings_possible(base, tables)
-            rings = base_rings
-        else:
-            rings = _rings_possible(cells, tables)
-        value = _fields_worth(shared, cells)
-        if rings:
-            if same_patches:
-                if base_ring_worth is None:
+                if base_rings:
                     base_ring_worth = _ring_potential(base, bricks, tables)
+            if plot < 0:
+                if unchanged is None:
+                    unchanged = _fields_worth(shared, base_fields)
+                    if base_rings:
+                        unchanged = unchanged + base_ring_worth
+                found.append(unchanged)
+                continue
+            # the garden's free fields, give or take the drawn plot
+            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
+            if base_rings:
                 value = value + base_ring_worth
-            else:
+        else:
+            value = _fields_worth(shared, base_fields - (base[plot] == FIELD) + (cells[plot] == FIELD))
+            if _rings_possible(cells, tables):
                 value = value + _ring_potential(cells, bricks, tables)
         found.append(value)
     return found
@@ -171,12 +206,11 @@ def _drawn_potentials(candidates: Candidates, wanted: Sequence[bool], tables: Ta
 
 def _plots_potential(sheet: float, cells: tuple[str, ...], tables: Tables) -> tuple[float, bool]:
     """The sheet's worth plus the free fields', and whether a patch there could be worth a ring."""
-    return _fields_worth(sheet, cells), _rings_possible(cells, tables)
+    return _fields_worth(sheet, cells.count(FIELD)), _rings_possible(cells, tables)
 
 
-def _fields_worth(sheet: float, cells: tuple[str, ...]) -> float:
-    """The sheet's worth plus the free fields'."""
-    fields_free = cells.count("F")
+def _fields_worth(sheet: float, fields_free: int) -> float:
+    """The sheet's worth plus the worth of ``fields_free`` free fields."""
     return sheet + 0.6 * (fields_free if fields_free < 2 else 2)
 
 
@@ -267,8 +301,13 @@ def ring_progress(cells: tuple[str, ...], bricks: int, patch_min: int, border_en
     ``scoring.enclosed=1`` and ``2``, so the balance lab saw the change less
     clearly: docs/BALANCE.md.)
     """
+    return _progress(outlines(cells, bricks, patch_min, border_encloses), bricks)
+
+
+def _progress(found: tuple[Outline, ...], bricks: int) -> float:
+    """:func:`ring_progress` of the outlines ``found`` under ``bricks``."""
     progress = 0.0
-    for flowers, edges, border_sides in outlines(cells, bricks, patch_min, border_encloses):
+    for flowers, edges, border_sides in found:
         drawn = (bricks & edges).bit_count()
         sides = edges.bit_count()
         if drawn < sides:
@@ -345,7 +384,7 @@ class Candidates(NamedTuple):
     """Read only for the Fill sheet (ladders, tracks, rondel, caterpillars): its garden may be another's."""
     base: Compact | None = None
     """The garden now, when every action draws one brick, or one plot, or nothing on it
-    (:func:`candidate_totals` scores them together)."""
+    (:func:`candidate_totals` scores them together; a decision that draws nothing has one)."""
     plots: list[int] | None = None
     """With ``base``: the plot each action draws on (-1: none); None when they draw bricks."""
 
@@ -383,8 +422,8 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     move on the Fill sheet.  Whether the rest is done depends on the garden
     only through what the automatic steps look at (RULES §6.9: an empty plot,
     a free field, an undrawn edge, the butterflies), so one action of each kind
-    and look is applied and its sheet stands for the others (a tile's own
-    effects depend on its plot: None then).  Any other decision gets None:
+    and look is applied and its sheet stands for the others (a tile with effects
+    on placing gets None: they depend on its plot).  Any other decision gets None:
     tests/test_fast_evaluation.py checks every decision of many games against
     ``state.apply``.
     """
@@ -392,18 +431,18 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         return None
     board = state.boards[player]
     cells, bricks, butterflies = board.cells, board.bricks, board.butterflies
-    die_next = state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+    die_next = _die_next(state)
     tasks = state.tasks
     if not tasks:
         if state.stage is Stage.TURN and state.pair < 0:  # which pair: it draws nothing, and the turn's parts are all ahead
-            return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+            return _unchanged(board, len(actions))
         return None
     task = tasks[-1]
     kind = type(task)
     if kind in _SETS_UP:
         if die_next:
             return None
-        return Candidates([(cells, bricks, butterflies)] * len(actions), [board] * len(actions))
+        return _unchanged(board, len(actions))
     gardens: list[Compact] = []
     base: Compact | None = None
     plots: list[int] | None = None
@@ -426,7 +465,9 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     elif kind is Move:
         if not all(action.kind is _SKIP or action.kind is _FROM for action in actions):
             return None
-        gardens = [(cells, bricks, butterflies)] * len(actions)
+        base = (cells, bricks, butterflies)
+        gardens = [base] * len(actions)
+        plots = [-1] * len(actions)
     else:
         code = _drawn(task)
         if code is None:
@@ -436,19 +477,20 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
         for action in actions:
             verb = action.kind
             if verb is _PLOT:
+                plot = action.plot
                 drawn = list(cells)
-                drawn[action.plot] = code
+                drawn[plot] = code
                 gardens.append((tuple(drawn), bricks, butterflies))
-                plots.append(action.plot)
+                plots.append(plot)
             elif verb is _SKIP or verb is _FROM:
-                gardens.append((cells, bricks, butterflies))
+                gardens.append(base)
                 plots.append(-1)
             else:
                 return None
     if not die_next:
         return Candidates(gardens, [board] * len(gardens), base, plots)
-    if type(task) is PlaceFeature:
-        return None
+    if type(task) is PlaceFeature and state.edition.features[task.code].on_place:
+        return None  # what the tile does when placed depends on its plot (a tile without such effects is any plot's code)
     sheets: list[Board] = []
     applied: dict[tuple[object, ...], Board] = {}
     for action, (drawn_cells, drawn_bricks, drawn_flies) in zip(actions, gardens, strict=True):
@@ -460,14 +502,40 @@ def candidate_gardens(state: GameState, actions: Sequence[Action], player: int) 
     return Candidates(gardens, sheets, base, plots)
 
 
+def _die_next(state: GameState) -> bool:
+    """Whether the engine starts the die by itself once the decisions now are done (its caterpillars move the sheet)."""
+    return state.stage is Stage.TURN and len(state.parts) == 1 and state.parts[0] == "die"
+
+
+def only_sets_up(state: GameState) -> bool:
+    """Whether every action of ``state`` only sets up the next decision (a tile, a colour, a gnome's gain, Foot Path's
+    choice, the butterfly to move), its garden and sheets left as they are: then :func:`candidate_gardens` gives every
+    action the garden now, and each is worth what the state is (tests/test_fast_evaluation.py)."""
+    tasks = state.tasks
+    return bool(tasks) and type(tasks[-1]) in _ONLY_SETS_UP and not _die_next(state)
+
+
+_ONLY_SETS_UP = _SETS_UP | {Move}
+"""The tasks of :func:`only_sets_up` (a butterfly to move: its actions pick it or skip; its path is the next decision)."""
+
+
+def _unchanged(board: Board, count: int) -> Candidates:
+    """``count`` actions that leave ``board`` as it is (scored as drawing on no plot: its total and promise once)."""
+    garden = (board.cells, board.bricks, board.butterflies)
+    return Candidates([garden] * count, [board] * count, garden, [-1] * count)
+
+
 def _drawn(task: object) -> str | None:
-    """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path)."""
-    if isinstance(task, Stamp):
-        return task.colour
-    if isinstance(task, AddField | FieldAndMove):
+    """The code a plot action draws for ``task``, or None for a task whose plot actions do more (a butterfly's path).
+
+    By the task's type (no task type has subclasses): this runs for every decision a bot weighs."""
+    kind = type(task)
+    if kind is Stamp:
+        return cast(Stamp, task).colour
+    if kind is AddField or kind is FieldAndMove:
         return FIELD
-    if isinstance(task, PlaceCritter | PlaceFeature):
-        return task.code
-    if isinstance(task, PlaceBramble):
+    if kind is PlaceCritter or kind is PlaceFeature:
+        return cast(PlaceCritter | PlaceFeature, task).code
+    if kind is PlaceBramble:
         return BRAMBLE
     return None
