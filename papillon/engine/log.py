@@ -99,7 +99,9 @@ class GameLog:
     def header_line(self) -> str:
         """:meth:`header` as its line of the log, with the edition's data written once per edition."""
         fingerprint, data = _edition_text(self.edition)
-        head = _dump({"format": LOG_FORMAT, "version": LOG_VERSION, "seed": self.seed, "edition": self.edition.name, "fingerprint": fingerprint})
+        head = _dump(
+            {"format": LOG_FORMAT, "version": LOG_VERSION, "seed": self.seed, "edition": self.edition.name, "fingerprint": fingerprint}
+        )
         return head[:-1] + ',"edition_data":' + data + ',"players":' + _dump(self.players) + "}"
 
     def hint(self, player: int, action: Action | str) -> None:
