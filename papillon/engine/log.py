@@ -202,10 +202,11 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
         action = state.sample_chance(chance_rng(log.seed, log.chance_count))
         log.events.append({"chance": action})
         return state.apply(action)
-    agent = agents[state.player]
+    player = state.player
+    agent = agents[player]
     if agent is None:
-        raise ValueError(f"player {state.player} is a person: the driver must ask them")
-    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
+        raise ValueError(f"player {player} is a person: the driver must ask them")
+    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))), player)
 
 
 @dataclass(frozen=True)
@@ -247,7 +248,7 @@ def decide(state: GameState, log: GameLog, action: Action | str, player: int | N
     (IllegalActionError leaves both unchanged)."""
     seat = state.player if player is None else player
     after = state.apply(action, seat)
-    log.events.append({"player": seat, "action": str(action)})
+    log.events.append({"player": seat, "action": action.text if action.__class__ is Action else str(action)})
     return after
 
 

@@ -278,7 +278,7 @@ class GameState:
         """The state after seat ``player``'s ``action`` (an :class:`Action` or its text; default seat:
         the lowest acting one), or after a chance outcome (a string like ``'roll 1 2 3'``);
         raises IllegalActionError (state unchanged) if not allowed."""
-        if self.is_chance():
+        if self.stage in _CHANCE:
             if not isinstance(action, str):
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
             if player is not None:
@@ -289,7 +289,9 @@ class GameState:
             if player not in self.acting_players():
                 raise IllegalActionError(f"player {player!r} may not decide now: {_seats_waiting(self)}")
             state = _load(self, player)
-        legal = state.legal_actions()
+        legal = state._legal
+        if legal is None:
+            legal = state.legal_actions()
         chosen: Action | None = action if action.__class__ is Action else _parsed(action)
         # Actions are interned: a bot hands back one of ``legal`` itself, found by identity (in C).
         if chosen is None or not (any(map(is_, legal, repeat(chosen))) or chosen in legal):
