@@ -593,7 +593,10 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         seen = state.seen
         for c in picked:
             seen |= 1 << c
-        return _evolve(state, stage=S_ROLL, revealed=tuple(picked), seen=seen)
+        s = state
+        return _state(
+            s.game, S_ROLL, s.round, s.current, s.boards, s.display, tuple(picked), seen, s.roll, s.pair, s.parts, s.tasks, s.turns
+        )
     faces = len(edition.die_faces)
     if (
         len(words) != edition.dice + 1
@@ -603,7 +606,10 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
         raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
-    return _evolve(state, stage=S_TURN, current=0, roll=roll, pair=-1, parts=_parts(state), turns=(FRESH_TURN,) * len(state.boards))
+    s = state
+    return _state(
+        s.game, S_TURN, s.round, 0, s.boards, s.display, s.revealed, s.seen, roll, -1, _parts(s), s.tasks, (FRESH_TURN,) * len(s.boards)
+    )
 
 
 def _parts(state: GameState) -> tuple[Part, ...]:
@@ -670,7 +676,8 @@ def _begin_round(state: GameState, number: int) -> GameState:
             revealed=(),
             turns=(BONUS_TURN,) * len(state.boards),
         )
-    return _evolve(state, stage=S_REVEAL, round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=(), turns=())
+    s = state
+    return _state(s.game, S_REVEAL, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (), ())
 
 
 ROUND_BONUS = GnomeBonus(round_bonus=True)
@@ -789,8 +796,8 @@ _ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove, DieOrder)
 
 
 def _start_part(state: GameState, part: Part) -> GameState:
-    edition = state.edition
-    parts = tuple(p for p in state.parts if p != part)
+    edition = state.game.edition
+    parts = _without(state.parts, part)
     tasks = state.tasks
     if part == "corner":
         corner = edition.cards[state.revealed[state.pair]].corner
@@ -818,6 +825,12 @@ def _start_part(state: GameState, part: Part) -> GameState:
         if die.extra and _gnomes_reached(state, die.caterpillars):
             return _with_tasks(state, (*state.tasks, _task(DieOrder, face, die.extra)))
     return _resolve_die(state, face, order != "extra_first")
+
+
+@cache
+def _without(parts: tuple[Part, ...], part: Part) -> tuple[Part, ...]:
+    """The parts still to resolve once ``part`` is."""
+    return tuple(p for p in parts if p != part)
 
 
 def _gnomes_reached(state: GameState, count: int) -> int:
@@ -988,7 +1001,9 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         case PlaceCritter() | PlaceFeature():
             return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
         case GnomeBonus():
-            return tuple(option_action(K_GNOME, slug) for slug, _ in _gnome_options(state, board, task))
+            edition = state.game.edition
+            options = edition.play.round_bonus if task.round_bonus else edition.gnome
+            return tuple([a for a, o in zip(_gnome_actions(options), options, strict=True) if _can_do(state, board, o)])
         case ChooseFeature():
             return (*(feature_action(code) for code in state.display), *skip)
         case FillOrMove():
@@ -1091,6 +1106,12 @@ def gnome_slugs(options: tuple[Effect, ...]) -> tuple[str, ...]:
 def _gnome_effects(options: tuple[Effect, ...]) -> dict[str, Effect]:
     """Each gnome option by its action word."""
     return dict(zip(gnome_slugs(options), options, strict=True))
+
+
+@cache
+def _gnome_actions(options: tuple[Effect, ...]) -> tuple[Action, ...]:
+    """The action of each gnome option (:func:`_gnome_options` keeps those that can be carried out)."""
+    return tuple(option_action(K_GNOME, slug) for slug in gnome_slugs(options))
 
 
 _GNOME_WORDS = {
