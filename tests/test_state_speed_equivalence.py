@@ -17,7 +17,7 @@ import pytest
 from papillon.edition import edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game, play_game
 from papillon.engine.actions import Kind, option_action
-from papillon.engine.log import GameLog, game_seed
+from papillon.engine.log import GameLog, _dump_event, game_seed
 from papillon.engine.state import (
     Board,
     GameState,
@@ -101,3 +101,11 @@ def test_a_task_is_made_once_and_equals_the_plain_one():
     assert _task(AddBrick, 2, True) == AddBrick(2, True)
     assert _task(AddField, 1, False) == AddField(1, False) != _task(AddField, 2, False)
     assert _task(Stamp, "R") == Stamp("R") != _task(Stamp, "B")
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_event_line_is_the_json_of_the_event_written_twice(seed):
+    log = play_game(game_seed(11, seed), [make_bot("random"), make_bot("greedy")])[1]
+    odd = [{"player": 1, "action": 'plot "C3"'}, {"player": True, "action": "skip"}, {"action": "skip", "player": 0}]
+    for event in [*log.events, *odd, *log.events]:  # the second time from the memo of decision lines
+        assert _dump_event(event) == json.dumps(event, separators=(",", ":"), ensure_ascii=False)

@@ -172,9 +172,22 @@ def _dump_event(event: dict[str, Any]) -> str:
             return '{"chance":"' + chance + '"}'
     elif len(event) == 2:
         player, action = event.get("player"), event.get("action")
-        if player.__class__ is int and action.__class__ is str and _plain(action) and next(iter(event)) == "player":
-            return '{"player":' + str(player) + ',"action":"' + action + '"}'
+        if player.__class__ is int and action.__class__ is str and next(iter(event)) == "player":
+            key = (player, action)
+            line = _DECISION_LINES.get(key)
+            if line is not None:
+                return line
+            if _plain(action):
+                if len(_DECISION_LINES) >= DECISION_LINES:
+                    _DECISION_LINES.clear()
+                line = _DECISION_LINES[key] = '{"player":' + str(player) + ',"action":"' + action + '"}'
+                return line
     return _dump(event)
+
+
+_DECISION_LINES: dict[tuple[int, str], str] = {}
+"""The line of each plain decision written lately, by seat and action text (a game's decisions repeat a few hundred texts)."""
+DECISION_LINES = 4096
 
 
 def _plain(text: str) -> bool:
