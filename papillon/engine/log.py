@@ -91,17 +91,25 @@ class GameLog:
             "version": LOG_VERSION,
             "seed": self.seed,
             "edition": self.edition.name,
-            "fingerprint": self.edition.fingerprint,
+            "fingerprint": _edition_text(self.edition)[0],
             "edition_data": self.edition.data,
             "players": self.players,
         }
+
+    def header_line(self) -> str:
+        """:meth:`header` as its line of the log, with the edition's data written once per edition."""
+        fingerprint, data = _edition_text(self.edition)
+        head = _dump(
+            {"format": LOG_FORMAT, "version": LOG_VERSION, "seed": self.seed, "edition": self.edition.name, "fingerprint": fingerprint}
+        )
+        return head[:-1] + ',"edition_data":' + data + ',"players":' + _dump(self.players) + "}"
 
     def hint(self, player: int, action: Action | str) -> None:
         """Record that seat ``player`` was shown the hint ``action`` here (the game goes on unchanged)."""
         self.hints.append((len(self.events), {"player": player, "action": str(action)}))
 
     def lines(self) -> Iterator[str]:
-        yield _dump(self.header())
+        yield self.header_line()
         hints = sorted(self.hints, key=lambda hint: hint[0])  # stable: hints at one place keep their order
         shown = 0
         for index, event in enumerate(self.events):
@@ -136,8 +144,24 @@ class GameLog:
         }
 
 
-def _dump(data: dict[str, Any]) -> str:
+def _dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+_EDITIONS: dict[int, tuple[Edition, str, str]] = {}
+"""Each edition's fingerprint and data as JSON, by the edition's identity (the edition is held, so its id stays its own)."""
+
+
+def _edition_text(edition: Edition) -> tuple[str, str]:
+    """``edition``'s fingerprint and its data as JSON: every log's header writes both, and working
+    them out (two JSON dumps of the whole edition, one of them sorted and hashed) cost more than a
+    fifth of a random bot's game.  An edition is immutable, so they are worked out once."""
+    found = _EDITIONS.get(id(edition))
+    if found is None or found[0] is not edition:
+        if len(_EDITIONS) >= 64:  # a rule designer's sweep makes an edition per setting
+            _EDITIONS.clear()
+        found = _EDITIONS[id(edition)] = (edition, edition.fingerprint, _dump(edition.data))
+    return found[1], found[2]
 
 
 def _dump_event(event: dict[str, Any]) -> str:
@@ -148,9 +172,22 @@ def _dump_event(event: dict[str, Any]) -> str:
             return '{"chance":"' + chance + '"}'
     elif len(event) == 2:
         player, action = event.get("player"), event.get("action")
-        if player.__class__ is int and action.__class__ is str and _plain(action) and next(iter(event)) == "player":
-            return '{"player":' + str(player) + ',"action":"' + action + '"}'
+        if player.__class__ is int and action.__class__ is str and next(iter(event)) == "player":
+            key = (player, action)
+            line = _DECISION_LINES.get(key)
+            if line is not None:
+                return line
+            if _plain(action):
+                if len(_DECISION_LINES) >= DECISION_LINES:
+                    _DECISION_LINES.clear()
+                line = _DECISION_LINES[key] = '{"player":' + str(player) + ',"action":"' + action + '"}'
+                return line
     return _dump(event)
+
+
+_DECISION_LINES: dict[tuple[int, str], str] = {}
+"""The line of each plain decision written lately, by seat and action text (a game's decisions repeat a few hundred texts)."""
+DECISION_LINES = 4096
 
 
 def _plain(text: str) -> bool:
@@ -178,10 +215,11 @@ def step(state: GameState, log: GameLog, agents: Sequence[Bot | None]) -> GameSt
         action = state.sample_chance(chance_rng(log.seed, log.chance_count))
         log.events.append({"chance": action})
         return state.apply(action)
-    agent = agents[state.player]
+    player = state.player
+    agent = agents[player]
     if agent is None:
-        raise ValueError(f"player {state.player} is a person: the driver must ask them")
-    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))))
+        raise ValueError(f"player {player} is a person: the driver must ask them")
+    return decide(state, log, agent.choose(state, bot_rng(log.seed, len(log.events))), player)
 
 
 @dataclass(frozen=True)
@@ -223,7 +261,7 @@ def decide(state: GameState, log: GameLog, action: Action | str, player: int | N
     (IllegalActionError leaves both unchanged)."""
     seat = state.player if player is None else player
     after = state.apply(action, seat)
-    log.events.append({"player": seat, "action": str(action)})
+    log.events.append({"player": seat, "action": action.text if action.__class__ is Action else str(action)})
     return after
 
 

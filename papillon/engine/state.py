@@ -96,6 +96,28 @@ from papillon.words import noun, plural
 
 PARTS = (Part.CORNER, Part.CENTRE, Part.DIE)
 
+# Enum members read as module constants: ``Stage.OVER`` is a Python-level class lookup in 3.11 (about
+# 0.15 µs, ten times a global's), and the engine's hot paths compare stages and kinds at every step.
+S_BONUS = Stage.BONUS
+S_DEAL = Stage.DEAL
+S_OVER = Stage.OVER
+S_REVEAL = Stage.REVEAL
+S_ROLL = Stage.ROLL
+S_START = Stage.START
+S_TURN = Stage.TURN
+K_CHOOSE = Kind.CHOOSE
+K_COLOUR = Kind.COLOUR
+K_EDGE = Kind.EDGE
+K_FEATURE = Kind.FEATURE
+K_FILL = Kind.FILL
+K_FIRST = Kind.FIRST
+K_FROM = Kind.FROM
+K_GNOME = Kind.GNOME
+K_PAIR = Kind.PAIR
+K_PLOT = Kind.PLOT
+K_SKIP = Kind.SKIP
+K_TO = Kind.TO
+
 
 class Board(NamedTuple):
     """One player's sheets: the garden (side A) and the Fill sheet (side B).
@@ -122,6 +144,16 @@ class Board(NamedTuple):
         bricks = frozenset(EDGES[i] for i in range(len(EDGES)) if self.bricks >> i & 1)
         butterflies = frozenset(p for p in PLOTS if self.butterflies >> p & 1)
         return Garden(cells, bricks, butterflies, tuple((meta or {}).items()))
+
+
+CELLS, BRICKS, BUTTERFLIES, LADDERS, TRACKS, RONDEL_FIELD, CATERPILLARS, CRITTERS = range(len(Board._fields))
+assert Board._fields[CRITTERS] == "critters" and Board._fields[RONDEL_FIELD] == "rondel", "update the field numbers"
+_new_tuple = tuple.__new__
+
+
+def _board_with(board: Board, index: int, value: Any) -> Board:
+    """``board`` with field number ``index`` set to ``value`` (``Board._replace`` costs several times more)."""
+    return _new_tuple(Board, (*board[:index], value, *board[index + 1 :]))
 
 
 class Turn(NamedTuple):
@@ -208,7 +240,7 @@ class GameState:
     # -- the OpenSpiel surface ----------------------------------------------------
 
     def is_over(self) -> bool:
-        return self.stage is Stage.OVER
+        return self.stage is S_OVER
 
     def is_chance(self) -> bool:
         """Whether the next action is chance (the deal, a round's cards or its roll), not a player's decision."""
@@ -221,12 +253,12 @@ class GameState:
     @property
     def player(self) -> int:
         """The lowest seat that may decide now (-1 at chance nodes and at the end)."""
-        return -1 if self.stage in _CHANCE or self.stage is Stage.OVER else self.current
+        return -1 if self.stage in _CHANCE or self.stage is S_OVER else self.current
 
     def acting_players(self) -> tuple[int, ...]:
         """The seats (0-based) that may decide now, in any order: those who have not finished
         this round's starting field, round bonus or turn (empty at chance nodes and at the end)."""
-        if self.stage in _CHANCE or self.stage is Stage.OVER:
+        if self.stage in _CHANCE or self.stage is S_OVER:
             return ()
         current = self.current
         return tuple(p for p, turn in enumerate(self.turns) if p == current or turn is not None)
@@ -246,7 +278,7 @@ class GameState:
         """The state after seat ``player``'s ``action`` (an :class:`Action` or its text; default seat:
         the lowest acting one), or after a chance outcome (a string like ``'roll 1 2 3'``);
         raises IllegalActionError (state unchanged) if not allowed."""
-        if self.is_chance():
+        if self.stage in _CHANCE:
             if not isinstance(action, str):
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
             if player is not None:
@@ -257,7 +289,9 @@ class GameState:
             if player not in self.acting_players():
                 raise IllegalActionError(f"player {player!r} may not decide now: {_seats_waiting(self)}")
             state = _load(self, player)
-        legal = state.legal_actions()
+        legal = state._legal
+        if legal is None:
+            legal = state.legal_actions()
         chosen: Action | None = action if action.__class__ is Action else _parsed(action)
         # Actions are interned: a bot hands back one of ``legal`` itself, found by identity (in C).
         if chosen is None or not (any(map(is_, legal, repeat(chosen))) or chosen in legal):
@@ -293,12 +327,12 @@ class GameState:
 
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
-        if self.stage is Stage.DEAL:
+        if self.stage is S_DEAL:
             return _sample_deal(self.game, rng)
-        if self.stage is Stage.REVEAL:
+        if self.stage is S_REVEAL:
             unseen = [c for c in range(len(self.edition.cards)) if not self.seen >> c & 1]
             return "reveal " + ".".join(map(str, rng.sample(unseen, self.edition.decks)))
-        if self.stage is Stage.ROLL:
+        if self.stage is S_ROLL:
             faces = len(self.edition.die_faces)
             return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
@@ -310,15 +344,15 @@ class GameState:
         (tens of thousands: iterate, do not print); the deal every display of the edition.
         """
         edition = self.edition
-        if self.stage is Stage.ROLL:
+        if self.stage is S_ROLL:
             faces = range(1, len(edition.die_faces) + 1)
             rolls = list(itertools.product(faces, repeat=edition.dice))
             return tuple(("roll " + " ".join(map(str, r)), 1 / len(rolls)) for r in rolls)
-        if self.stage is Stage.REVEAL:
+        if self.stage is S_REVEAL:
             unseen = [c for c in range(len(edition.cards)) if not self.seen >> c & 1]
             draws = list(itertools.permutations(unseen, edition.decks))
             return tuple(("reveal " + ".".join(map(str, d)), 1 / len(draws)) for d in draws)
-        if self.stage is Stage.DEAL:
+        if self.stage is S_DEAL:
             choices = [list(itertools.combinations(tiles, count)) for tiles, count in _display_choices(self.game)]
             displays = list(itertools.product(*choices))
             return tuple((_deal_text([c for part in d for c in part], edition), 1 / len(displays)) for d in displays)
@@ -498,7 +532,7 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
         critters=(),
     )
     game = Game(edition, tuple(players), tables)
-    return GameState(game, Stage.DEAL, 0, 0, (board,) * len(players))
+    return GameState(game, S_DEAL, 0, 0, (board,) * len(players))
 
 
 def _display_choices(game: Game) -> list[tuple[list[str], int]]:
@@ -531,7 +565,7 @@ def _sample_deal(game: Game, rng: random.Random) -> str:
 def _apply_chance(state: GameState, action: str) -> GameState:
     edition = state.edition
     words = action.split()
-    if state.stage is Stage.DEAL:
+    if state.stage is S_DEAL:
         if len(words) != 2 or words[0] != "deal":
             raise IllegalActionError(f"expected the deal ('deal <tiles>', like 'deal po,sh,bf'), got {action!r}")
         display = () if words[1] == NO_TILES else tuple(words[1].split(","))
@@ -541,8 +575,8 @@ def _apply_chance(state: GameState, action: str) -> GameState:
             shown = [code for code in display if code in tiles]
             if len(shown) != count:
                 raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
-        return _evolve(state, stage=Stage.START, current=0, display=display, turns=(START_TURN,) * len(state.boards))
-    if state.stage is Stage.REVEAL:
+        return _evolve(state, stage=S_START, current=0, display=display, turns=(START_TURN,) * len(state.boards))
+    if state.stage is S_REVEAL:
         cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
         picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
         count = len(edition.cards)
@@ -559,7 +593,10 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         seen = state.seen
         for c in picked:
             seen |= 1 << c
-        return _evolve(state, stage=Stage.ROLL, revealed=tuple(picked), seen=seen)
+        s = state
+        return _state(
+            s.game, S_ROLL, s.round, s.current, s.boards, s.display, tuple(picked), seen, s.roll, s.pair, s.parts, s.tasks, s.turns
+        )
     faces = len(edition.die_faces)
     if (
         len(words) != edition.dice + 1
@@ -569,7 +606,10 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
         raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
     roll = tuple(int(w) - 1 for w in words[1:])
-    return _evolve(state, stage=Stage.TURN, current=0, roll=roll, pair=-1, parts=_parts(state), turns=(FRESH_TURN,) * len(state.boards))
+    s = state
+    return _state(
+        s.game, S_TURN, s.round, 0, s.boards, s.display, s.revealed, s.seen, roll, -1, _parts(s), s.tasks, (FRESH_TURN,) * len(s.boards)
+    )
 
 
 def _parts(state: GameState) -> tuple[Part, ...]:
@@ -622,11 +662,11 @@ def _next_seat(state: GameState) -> GameState | None:
 def _begin_round(state: GameState, number: int) -> GameState:
     rules = state.edition.rules
     if number > rules.rounds:
-        return _evolve(state, stage=Stage.OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=(), turns=())
+        return _evolve(state, stage=S_OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=(), turns=())
     if number in rules.bonus_rounds:
         return _evolve(
             state,
-            stage=Stage.BONUS,
+            stage=S_BONUS,
             round=number,
             current=0,
             pair=-1,
@@ -636,14 +676,26 @@ def _begin_round(state: GameState, number: int) -> GameState:
             revealed=(),
             turns=(BONUS_TURN,) * len(state.boards),
         )
-    return _evolve(state, stage=Stage.REVEAL, round=number, current=0, pair=-1, parts=(), tasks=(), roll=(), revealed=(), turns=())
+    s = state
+    return _state(s.game, S_REVEAL, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (), ())
 
 
 ROUND_BONUS = GnomeBonus(round_bonus=True)
+T_FILL, T_MOVE, T_STAMP_ANY, T_CRITTER_FILL, T_FILL_OR_MOVE = Fill(), Move(), StampAny(), CritterFill(), FillOrMove()
+T_CHOOSE_FEATURE, T_PLACE_BRAMBLE, T_GNOME = ChooseFeature(), PlaceBramble(), GnomeBonus()
+"""The tasks without fields, made once (a frozen dataclass costs about a microsecond to build)."""
+
+
+@cache
+def _task(kind: type[Task], *args: Any) -> Task:
+    """The task ``kind(*args)``, made once: tasks are values, and the engine makes one at nearly every step."""
+    return kind(*args)
+
+
 START_TURN = Turn(-1, (), ())
 BONUS_TURN = Turn(-1, (), (ROUND_BONUS,))
 FRESH_TURN = Turn(-1, PARTS, ())
-_CHANCE = (Stage.DEAL, Stage.REVEAL, Stage.ROLL)
+_CHANCE = (S_DEAL, S_REVEAL, S_ROLL)
 """The chance stages, as a tuple: membership by identity (an enum member's hash is a Python call)."""
 
 
@@ -654,7 +706,7 @@ def _settle(state: GameState) -> GameState:
     """Resolve everything that needs no decision, up to the next decision or chance node."""
     while True:
         stage = state.stage
-        if stage in _CHANCE or stage is Stage.OVER:
+        if stage in _CHANCE or stage is S_OVER:
             return state
         if state.tasks:
             resolved = _auto(state)
@@ -662,13 +714,13 @@ def _settle(state: GameState) -> GameState:
                 return state
             state = resolved
             continue
-        if stage is Stage.START:
+        if stage is S_START:
             if state.boards[state.current].butterflies == 0:
                 return state
             state = _next_seat(state) or _begin_round(state, 1)
             continue
-        if stage is Stage.BONUS:
-            state = _next_seat(state) or _evolve(state, stage=Stage.REVEAL, current=0, turns=())
+        if stage is S_BONUS:
+            state = _next_seat(state) or _evolve(state, stage=S_REVEAL, current=0, turns=())
             continue
         # stage == "turn"
         if state.pair < 0:
@@ -724,7 +776,7 @@ def _auto(state: GameState) -> GameState | None:
         case PlaceCritter(code=code):
             if FIELD in board.cells:
                 return None
-            board = board._replace(critters=(*board.critters, (code, -1)))
+            board = _board_with(board, CRITTERS, (*board.critters, (code, -1)))
             return _with_board(state, board, rest)
         case Fill() | CritterFill():
             possible = bool(_fill_targets(state.game.tables, board, isinstance(task, Fill)))
@@ -744,23 +796,23 @@ _ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove, DieOrder)
 
 
 def _start_part(state: GameState, part: Part) -> GameState:
-    edition = state.edition
-    parts = tuple(p for p in state.parts if p != part)
+    edition = state.game.edition
+    parts = _without(state.parts, part)
     tasks = state.tasks
     if part == "corner":
         corner = edition.cards[state.revealed[state.pair]].corner
         task: Task = (
-            ChooseFeature() if corner == "feature" else AddBrick(edition.rules.corner_bricks, True) if corner == "brick" else Fill()
+            T_CHOOSE_FEATURE if corner == "feature" else _task(AddBrick, edition.rules.corner_bricks, True) if corner == "brick" else T_FILL
         )
         return _with_turn(state, state.pair, parts, (*tasks, task))
     if part == "centre":
         card = edition.cards[state.revealed[state.pair]]
         if card.centre == "stamp":
-            task = Stamp(COLOUR_CODE[card.colour or ""])
+            task = _task(Stamp, COLOUR_CODE[card.colour or ""])
         elif card.centre == "move":
-            task = Move()
+            task = T_MOVE
         else:
-            task = FieldAndMove(edition.rules.centre_fields, 1)
+            task = _task(FieldAndMove, edition.rules.centre_fields, 1)
         return _with_turn(state, state.pair, parts, (*tasks, task))
     # the die
     state = _with_turn(state, state.pair, parts, tasks)
@@ -771,8 +823,14 @@ def _start_part(state: GameState, part: Part) -> GameState:
     if order == "player":
         die = edition.die_faces[face]
         if die.extra and _gnomes_reached(state, die.caterpillars):
-            return _with_tasks(state, (*state.tasks, DieOrder(face, die.extra)))
+            return _with_tasks(state, (*state.tasks, _task(DieOrder, face, die.extra)))
     return _resolve_die(state, face, order != "extra_first")
+
+
+@cache
+def _without(parts: tuple[Part, ...], part: Part) -> tuple[Part, ...]:
+    """The parts still to resolve once ``part`` is."""
+    return tuple(p for p in parts if p != part)
 
 
 def _gnomes_reached(state: GameState, count: int) -> int:
@@ -789,11 +847,11 @@ def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameS
     die = state.edition.die_faces[face]
     extra: tuple[Task, ...] = ()
     if die.extra == "field":
-        extra = (AddField(1, False),)
+        extra = (_task(AddField, 1, False),)
     elif die.extra == "fill":
-        extra = (Fill(),)
+        extra = (T_FILL,)
     elif die.extra == "bramble":
-        extra = (PlaceBramble(),)
+        extra = (T_PLACE_BRAMBLE,)
     if caterpillars_first:
         state = _with_tasks(state, state.tasks + extra)
         return _caterpillars(state, die.caterpillars)
@@ -815,7 +873,7 @@ def _caterpillars(state: GameState, count: int) -> GameState:
             gnomes.append(GnomeBonus())
     if position == board.caterpillars:
         return state
-    return _with_board(state, board._replace(caterpillars=position), state.tasks + tuple(gnomes))
+    return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + tuple(gnomes))
 
 
 def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: str = "") -> tuple[Task, ...]:
@@ -829,20 +887,20 @@ def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: s
         if times <= 0:
             continue
         if effect.action == "brick":
-            tasks.append(AddBrick(times, False))
+            tasks.append(_task(AddBrick, times, False))
         elif effect.action == "field":
-            tasks.append(AddField(times, False))
+            tasks.append(_task(AddField, times, False))
         else:
             tasks += [_EFFECT_TASKS[effect.action]] * times
     return tuple(reversed(tasks))
 
 
 _EFFECT_TASKS: dict[str, Task] = {
-    "fill": Fill(),
-    "move": Move(),
-    "fill_or_move": FillOrMove(),
-    "stamp_any": StampAny(),
-    "critter_fill": CritterFill(),
+    "fill": T_FILL,
+    "move": T_MOVE,
+    "fill_or_move": T_FILL_OR_MOVE,
+    "stamp_any": T_STAMP_ANY,
+    "critter_fill": T_CRITTER_FILL,
 }
 """The task of each effect action that takes no count (``brick`` and ``field`` do)."""
 
@@ -866,9 +924,9 @@ def _per(state: GameState, per: str, plot: int, code: str) -> int:
 
 # --------------------------------------------------------------------------- legal actions
 
-CHOOSE_FILL = option_action(Kind.CHOOSE, "fill")
-CHOOSE_MOVE = option_action(Kind.CHOOSE, "move")
-FIRST_CATERPILLARS = option_action(Kind.FIRST, "caterpillars")
+CHOOSE_FILL = option_action(K_CHOOSE, "fill")
+CHOOSE_MOVE = option_action(K_CHOOSE, "move")
+FIRST_CATERPILLARS = option_action(K_FIRST, "caterpillars")
 
 
 def _fill_targets(tables: Tables, board: Board, flowers: bool) -> tuple[Action, ...]:
@@ -901,11 +959,11 @@ def _fill_sheet_targets(
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     stage = state.stage
-    if stage in _CHANCE or stage is Stage.OVER:
+    if stage in _CHANCE or stage is S_OVER:
         return ()
     board = _board(state)
     cells = board.cells
-    if stage is Stage.START:
+    if stage is S_START:
         return tuple(START_ACTIONS[p] for p in state.edition.rules.starting_fields if cells[p] in state.game.tables.field_codes)
     if not state.tasks:
         if state.pair < 0:
@@ -943,13 +1001,15 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         case PlaceCritter() | PlaceFeature():
             return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
         case GnomeBonus():
-            return tuple(option_action(Kind.GNOME, slug) for slug, _ in _gnome_options(state, board, task))
+            edition = state.game.edition
+            options = edition.play.round_bonus if task.round_bonus else edition.gnome
+            return tuple([a for a, o in zip(_gnome_actions(options), options, strict=True) if _can_do(state, board, o)])
         case ChooseFeature():
             return (*(feature_action(code) for code in state.display), *skip)
         case FillOrMove():
             return (CHOOSE_FILL, CHOOSE_MOVE, *skip)
         case DieOrder(extra=extra):
-            return (FIRST_CATERPILLARS, option_action(Kind.FIRST, extra))
+            return (FIRST_CATERPILLARS, option_action(K_FIRST, extra))
         case PlaceBramble():
             return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
     raise AssertionError(f"unknown task {task!r}")
@@ -1042,6 +1102,18 @@ def gnome_slugs(options: tuple[Effect, ...]) -> tuple[str, ...]:
     return tuple(slugs)
 
 
+@cache
+def _gnome_effects(options: tuple[Effect, ...]) -> dict[str, Effect]:
+    """Each gnome option by its action word."""
+    return dict(zip(gnome_slugs(options), options, strict=True))
+
+
+@cache
+def _gnome_actions(options: tuple[Effect, ...]) -> tuple[Action, ...]:
+    """The action of each gnome option (:func:`_gnome_options` keeps those that can be carried out)."""
+    return tuple(option_action(K_GNOME, slug) for slug in gnome_slugs(options))
+
+
 _GNOME_WORDS = {
     "stamp_any": "stamp",
     "move": "move",
@@ -1079,18 +1151,18 @@ def _apply(state: GameState, action: Action) -> GameState:
     kind = action.kind
     board = _board(state)
     tasks = state.tasks
-    if state.stage is Stage.START:
-        return _with_board(state, board._replace(butterflies=1 << action.plot), tasks)
+    if state.stage is S_START:
+        return _with_board(state, _board_with(board, BUTTERFLIES, 1 << action.plot), tasks)
     if not tasks:
-        if kind is Kind.PAIR:
+        if kind is K_PAIR:
             return _with_turn(state, action.pair, _parts(state), tasks)
         assert action.part is not None
         return _start_part(state, action.part)
     task = tasks[-1]
     rest = tasks[:-1]
-    if kind is Kind.SKIP:
+    if kind is K_SKIP:
         return _with_tasks(state, rest)
-    if kind is Kind.PLOT:
+    if kind is K_PLOT:
         plot = action.plot
         cells = list(board.cells)
         match task:
@@ -1098,48 +1170,50 @@ def _apply(state: GameState, action: Action) -> GameState:
                 cells[plot] = colour
             case AddField(count=count, up_to=up_to):
                 cells[plot] = FIELD
-                rest = (*rest, AddField(count - 1, up_to)) if count > 1 else rest
+                rest = (*rest, _task(AddField, count - 1, up_to)) if count > 1 else rest
             case FieldAndMove(fields=fields, moves=moves):
                 cells[plot] = FIELD
-                rest = (*rest, FieldAndMove(fields - 1, moves))
+                rest = (*rest, _task(FieldAndMove, fields - 1, moves))
             case PlaceCritter(code=code):
                 cells[plot] = code
-                board = board._replace(critters=(*board.critters, (code, plot)))
+                board = _board_with(board, CRITTERS, (*board.critters, (code, plot)))
             case PlaceFeature(code=code):
                 cells[plot] = code
-                placed = _with_board(state, board._replace(cells=tuple(cells)), rest)
+                placed = _with_board(state, _board_with(board, CELLS, tuple(cells)), rest)
                 effects = state.edition.features[code].on_place
                 return _with_tasks(placed, rest + effect_tasks(placed, effects, plot, code)) if effects else placed
             case PlaceBramble():
                 cells[plot] = BRAMBLE
-        return _with_board(state, board._replace(cells=tuple(cells)), rest)
-    if kind is Kind.EDGE:
+        return _with_board(state, _board_with(board, CELLS, tuple(cells)), rest)
+    if kind is K_EDGE:
         assert isinstance(task, AddBrick)
-        rest = (*rest, AddBrick(task.count - 1, task.up_to)) if task.count > 1 else rest
-        return _with_board(state, board._replace(bricks=board.bricks | 1 << action.edge), rest)
-    if kind is Kind.FROM:
+        rest = (*rest, _task(AddBrick, task.count - 1, task.up_to)) if task.count > 1 else rest
+        return _with_board(state, _board_with(board, BRICKS, board.bricks | 1 << action.edge), rest)
+    if kind is K_FROM:
         if isinstance(task, FieldAndMove):
-            rest = (*rest, FieldAndMove(task.fields, 0))
-        return _with_tasks(state, (*rest, MoveFrom(action.plot)))
-    if kind is Kind.TO:
+            rest = (*rest, _task(FieldAndMove, task.fields, 0))
+        return _with_tasks(state, (*rest, _task(MoveFrom, action.plot)))
+    if kind is K_TO:
         assert isinstance(task, MoveFrom)
         end = action.plot
         mask = next(m for e, m in _moves(state, board, task.plot) if e == end)
-        return _with_board(state, board._replace(butterflies=board.butterflies | mask), rest)
-    if kind is Kind.FILL:
+        return _with_board(state, _board_with(board, BUTTERFLIES, board.butterflies | mask), rest)
+    if kind is K_FILL:
         return _fill(state, board, rest, action.code)
-    if kind is Kind.COLOUR:
-        return _with_tasks(state, (*rest, Stamp(COLOUR_CODE[action.colour])))
-    if kind is Kind.GNOME:
+    if kind is K_COLOUR:
+        return _with_tasks(state, (*rest, _task(Stamp, COLOUR_CODE[action.colour])))
+    if kind is K_GNOME:
         assert isinstance(task, GnomeBonus)
-        effect = dict(_gnome_options(state, board, task))[action.option]
-        chosen = _with_tasks(state, rest)
-        return _with_tasks(chosen, rest + effect_tasks(chosen, (effect,), -1))
-    if kind is Kind.FEATURE:
-        return _with_tasks(state, (*rest, PlaceFeature(action.code)))
-    if kind is Kind.CHOOSE:
-        return _with_tasks(state, (*rest, Fill() if action.option == "fill" else Move()))
-    if kind is Kind.FIRST:
+        # The option is legal, so it is doable: it is found by its word alone.  Its tasks read the
+        # board and edition only, which taking the option leaves as they are.
+        edition = state.game.edition
+        effect = _gnome_effects(edition.play.round_bonus if task.round_bonus else edition.gnome)[action.option]
+        return _with_tasks(state, rest + effect_tasks(state, (effect,), -1))
+    if kind is K_FEATURE:
+        return _with_tasks(state, (*rest, _task(PlaceFeature, action.code)))
+    if kind is K_CHOOSE:
+        return _with_tasks(state, (*rest, T_FILL if action.option == "fill" else T_MOVE))
+    if kind is K_FIRST:
         assert isinstance(task, DieOrder)
         return _resolve_die(_with_tasks(state, rest), task.face, action is FIRST_CATERPILLARS)
     raise AssertionError(f"legal action {action!r} not handled")
@@ -1156,26 +1230,26 @@ def _fill(state: GameState, board: Board, rest: tuple[Task, ...], target: str) -
         if ladders[index] >= tables.ladders[index]:
             if state.edition.fill.ladders_repeat:
                 ladders[index] = 0
-            rest = (*rest, PlaceCritter(target))
-        return _with_board(state, board._replace(ladders=tuple(ladders)), rest)
+            rest = (*rest, _task(PlaceCritter, target))
+        return _with_board(state, _board_with(board, LADDERS, tuple(ladders)), rest)
     if target == "rondel":
         icon = fill.rondel[board.rondel]
-        board = board._replace(rondel=board.rondel + 1)
+        board = _board_with(board, RONDEL_FIELD, board.rondel + 1)
         colour = ""
     else:
         index = tables.colours.index(target)
         tracks = list(board.tracks)
         icon = fill.flower_track[tracks[index]]
         tracks[index] += 1
-        board = board._replace(tracks=tuple(tracks))
+        board = _board_with(board, TRACKS, tuple(tracks))
         colour = COLOUR_CODE[target]
     state = _with_board(state, board, rest)
     if icon == "stamp" and colour:
-        return _with_tasks(state, (*rest, Stamp(colour)))
+        return _with_tasks(state, (*rest, _task(Stamp, colour)))
     if icon in ("stamp", "stamp_any"):  # a rondel petal has no colour of its own
-        return _with_tasks(state, (*rest, StampAny()))
+        return _with_tasks(state, (*rest, T_STAMP_ANY))
     if icon == "gnome":
-        return _with_tasks(state, (*rest, GnomeBonus()))
+        return _with_tasks(state, (*rest, T_GNOME))
     if icon == "caterpillar":
         return _caterpillars(state, 1)
     return state
