@@ -144,3 +144,43 @@ def test_a_dark_green_felt_brick_beside_a_pale_green_field_run_into_the_gap_is_a
 
     brick = _edge(_sheet(with_brick), "B2", "C2")
     assert brick.value == "brick" and brick.confidence >= 0.9, brick
+
+
+def _any_bubble(image: np.ndarray, plot: int) -> Reading:
+    """The bubble of ``plot`` read after its plot, whatever the plot reads."""
+    m = classify.maps(image, PX)
+    calibration = classify.calibrate(m, LAYOUT)
+    plot_reading = classify.read_plot(m, LAYOUT, plot, calibration, starting=False)
+    return classify.read_bubble(m, LAYOUT, plot, plot_reading, calibration)
+
+
+def _disc_over(image: np.ndarray, plot: int, radius_past_outline_mm: float, colour: tuple[int, int, int]) -> None:
+    c = LAYOUT.bubbles[plot]
+    cv2.circle(image, (round(c.cx_mm * PX), round(c.cy_mm * PX)), round((c.r_mm + radius_past_outline_mm) * PX), colour, -1)
+
+
+def test_a_light_grey_pencil_fill_over_the_whole_bubble_is_a_fill_and_faint_shading_is_not() -> None:
+    # photogen3 development seed 100014: two light pencil fills (0.11-0.2 darker than paper, under the mark's 0.15
+    # over the print) were read `empty` at 0.96 and 0.99.
+    plot = parse_plot("C3")
+    light = _any_bubble(_sheet(lambda im: _disc_over(im, plot, 0.3, (210, 210, 210))), plot)
+    assert light.value == "filled" and light.confidence >= 0.9, light
+    faint = _any_bubble(_sheet(lambda im: _disc_over(im, plot, 0.3, (235, 235, 235))), plot)
+    assert faint.value == "empty" and faint.confidence >= 0.9, faint
+
+
+def test_a_fill_over_the_flowers_own_colour_much_darker_than_it_is_a_fill() -> None:
+    # photogen3 development seed 100042: pencil over a pale blue felt flower run across the bubble keeps the flower's
+    # hue and stays within its ink's darkness; it was read `empty` at 0.96 as the flower's own colour.
+    plot, pale = parse_plot("C3"), (232, 150, 155)
+    box = LAYOUT.plots[plot]
+
+    def flower(image: np.ndarray, over: float) -> None:
+        corners = ((box.x_mm + 0.6, box.y_mm + 0.6), (box.right_mm - 0.6, box.bottom_mm - 0.6))
+        cv2.rectangle(image, *[(round(x * PX), round(y * PX)) for x, y in corners], pale, -1)
+        _disc_over(image, plot, -0.2, tuple(round(v * over) for v in pale))
+
+    filled = _any_bubble(_sheet(lambda im: flower(im, 0.6)), plot)
+    assert filled.value == "filled" and filled.confidence >= 0.9, filled
+    coloured_over = _any_bubble(_sheet(lambda im: flower(im, 1.0)), plot)
+    assert coloured_over.value == "empty" and coloured_over.confidence >= 0.9, coloured_over

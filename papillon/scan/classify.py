@@ -291,6 +291,19 @@ BUBBLE_SURROUNDED_MARK_MAX = 0.03
 """Largest share of a surrounded bubble's core darker than its plot's fill (a mark over it) for it to be read as
 the fill's alone; ticks and pencil over a fill measured 0.14-0.42, the fill's own unevenness up to 0.17."""
 """Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
+BUBBLE_BETWEEN_WINGS = 0.3
+"""Share of the printed butterfly's peak darkness (in the bubbles' common image) under which a pixel of the core lies
+between its wings: paper, unless the bubble is marked."""
+BUBBLE_LAYER_MID = 0.075
+"""Darkness above the bubble's paper of the paper between the wings (its lighter quarter) at which a grey layer over
+the whole bubble (a light pencil fill, the fill's edge run past the outline) is as likely a fill as not: pencil fills
+measured 0.11-0.2, empty bubbles at most 0.04 (photogen3 development seeds 100000-100059)."""
+BUBBLE_LAYER_SPREAD = 0.01
+BUBBLE_OVER_FILL_MID = 0.2
+"""How much darker (median) the paper between the wings is than the ring around the bubble, where the plot's own fill
+runs around it, at which the bubble is as likely filled over that fill as not: fills in pencil, ballpoint or felt over
+a flower's or field's colour measured 0.2-0.52, empty bubbles under the fill at most 0.16 (same seeds)."""
+BUBBLE_OVER_FILL_SPREAD = 0.015
 OWN_HUE_DEG = 30.0
 """Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
 COLOUR_OUTLINE_MM = 0.6
@@ -1066,25 +1079,33 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
     return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
 
 
-def _bubble_paper(m: Maps, circle: Circle) -> float:
-    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
-    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
+def _bubble_ring(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """The paper ring around a bubble: from half a millimetre past its outline to :data:`BUBBLE_RING_MM` past it."""
+    around, disc = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
     yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
+    ring: NDArray[Any] = disc & outside
+    return around, ring
+
+
+def _bubble_paper(m: Maps, circle: Circle) -> float:
+    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
+    around, ring = _bubble_ring(m, circle)
     dark = m.darkness[around]
     # Coloured pixels are ink (a plot's dark felt run up to the bubble is not coloured enough for _ink_like), never paper.
-    paper = ring & outside & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
-    ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+    paper = ring & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
+    ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * ring.sum() else 0.0
     # The paper between the printed butterfly's wings inside the bubble caps it: a plot's pencil hatching all round
     # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
     where, inside = _bubble_window(m, circle)
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
-    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
+def bubble_prints(m: Maps, layout: GardenLayout) -> tuple[list[FloatImage], NDArray[Any]]:
+    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it), and
+    the pixels of the bubbles' window between its wings (under :data:`BUBBLE_BETWEEN_WINGS` of its peak).
 
     Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
     not); its strength is measured in each bubble over the print's darker half, since glare or clipped highlights
@@ -1103,14 +1124,15 @@ def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
     typical = np.median(darkness, axis=0)
     peak = float(typical[inside].max()) if inside.any() else 0.0
     if peak <= 0:
-        return [np.zeros_like(typical) for _ in PLOTS]
+        return [np.zeros_like(typical) for _ in PLOTS], inside
     shape = np.clip(typical / peak, 0.0, 1.0) * inside
+    between = inside & (shape < BUBBLE_BETWEEN_WINGS)
     darker = shape > 0.5
     levels = np.array([float(np.median(d[darker])) for d in darkness]) / float(np.median(shape[darker]))
     ceiling = BUBBLE_PRINT_LEVEL_SLACK * float(np.median(levels))
     k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
     widened: FloatImage = cv2.dilate(shape.astype(np.float32), np.ones((k, k), np.uint8))
-    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels]
+    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels], between
 
 
 def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
@@ -1121,16 +1143,18 @@ def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]
     return own
 
 
+def _ring_darkness(m: Maps, circle: Circle, paper: float) -> float:
+    """The median darkness, above ``paper``, of the ring around a bubble (where :func:`_bubble_paper` looks)."""
+    around, ring = _bubble_ring(m, circle)
+    return float(np.median(m.darkness[around][ring])) - paper
+
+
 def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
     """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
     does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
-    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.ogrid[around[0], around[1]]
-    outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
-        (circle.r_mm + 0.5) * m.px_per_mm
-    ) ** 2
-    own = _own_colour(m, around, hue) & ring & outside
-    share = float(own.sum()) / max(int((ring & outside).sum()), 1)
+    around, ring = _bubble_ring(m, circle)
+    own = _own_colour(m, around, hue) & ring
+    share = float(own.sum()) / max(int(ring.sum()), 1)
     return share, (float(np.percentile(m.darkness[around][own], 75)) if own.any() else 0.0)
 
 
@@ -1141,12 +1165,14 @@ def read_bubble(
     plot_reading: Reading | None = None,
     calibration: Calibration | None = None,
     printed: FloatImage | None = None,
+    between: NDArray[Any] | None = None,
 ) -> Reading:
     """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark), ``between`` the
+    pixels between the printed wings (the whole core without it).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
@@ -1197,7 +1223,20 @@ def read_bubble(
         # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
         w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
         p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
-    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
+    # The paper between the printed wings says what lies over the whole bubble.  A grey layer there is a fill, however
+    # light (a pencil fill run past the outline all round leaves no paper around it to be darker than: it was read
+    # `empty` at 0.96-0.99); where the plot's fill runs around the bubble, paper there much darker than that fill is a
+    # fill over it (pencil over a flower keeps the flower's hue, so it passed for the flower's own colour).
+    gap = (between if between is not None and between.shape == inside.shape else inside) & inside
+    layer = over_fill = 0.0
+    if gap.any():
+        layer = float(np.percentile(darkness[gap], 25))
+        if float(np.median(chroma[gap])) < PALE_CHROMA_MIN:
+            p = max(p, _sigmoid((layer - BUBBLE_LAYER_MID) / BUBBLE_LAYER_SPREAD))
+        if spread:
+            over_fill = float(np.median(darkness[gap])) - _ring_darkness(m, circle, paper)
+            p = max(p, _sigmoid((over_fill - BUBBLE_OVER_FILL_MID) / BUBBLE_OVER_FILL_SPREAD))
+    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("layer", layer), ("over_fill", over_fill))
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
 
@@ -1544,8 +1583,8 @@ def read_sheet(
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
     edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
-    printed = bubble_prints(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
+    printed, between = bubble_prints(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], between) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
