@@ -184,3 +184,42 @@ def test_a_fill_over_the_flowers_own_colour_much_darker_than_it_is_a_fill() -> N
     assert filled.value == "filled" and filled.confidence >= 0.9, filled
     coloured_over = _any_bubble(_sheet(lambda im: flower(im, 1.0)), plot)
     assert coloured_over.value == "empty" and coloured_over.confidence >= 0.9, coloured_over
+
+
+def test_a_fields_dark_felt_stroke_run_into_the_bubble_is_the_fields_own_green() -> None:
+    # photogen3 development seeds 100020, 120014, 120032: a field's dark felt hatching with one stroke run into the
+    # bubble (its green darker than a typical field's by more than the slack) was read `filled` at 0.96-1.0.
+    plot, felt = parse_plot("C3"), (40, 120, 50)
+    box, c = LAYOUT.plots[plot], LAYOUT.bubbles[plot]
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, int]:
+        return round(x_mm * PX), round(y_mm * PX)
+
+    def field(image: np.ndarray) -> None:
+        for k in np.arange(-25.0, 25.0, 4.0):
+            start = (box.x_mm + 1 + max(0.0, k), box.y_mm + 1 + max(0.0, -k))
+            end = (box.right_mm - 1 - max(0.0, -k), box.bottom_mm - 1 - max(0.0, k))
+            cv2.line(image, at(*start), at(*end), felt, round(1.5 * PX))
+        _disc_over(image, plot, 2.5, (245, 245, 245))  # the hatching stops short of the bubble ...
+        cv2.line(image, at(c.cx_mm - 6, c.cy_mm + 6), at(c.cx_mm, c.cy_mm), felt, round(1.5 * PX))  # ... but one stroke
+
+    bubble = _any_bubble(_sheet(field), plot)
+    assert bubble.value == "empty" and bubble.confidence >= 0.9, bubble
+
+
+def test_a_tick_in_the_flowers_own_pen_apart_from_the_flower_is_a_mark() -> None:
+    # photogen3 development seeds 100020, 120043: a tick or scribble in the flower's own colour, not joined to the
+    # flower, was taken for the flower's ink over the bubble and read `empty` at 0.92-0.99.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def ticked(image: np.ndarray) -> None:
+        _red_plot(image, plot, over_bubble=False)
+        down = (round((c.cx_mm - 1.5) * PX), round(c.cy_mm * PX))
+        bottom = (round((c.cx_mm - 0.4) * PX), round((c.cy_mm + 1.4) * PX))
+        up = (round((c.cx_mm + 1.8) * PX), round((c.cy_mm - 1.8) * PX))
+        cv2.line(image, down, bottom, RED, round(0.8 * PX))
+        cv2.line(image, bottom, up, RED, round(0.8 * PX))
+
+    tick = _bubble(_sheet(ticked), plot)
+    assert tick.value == "filled" and tick.confidence >= 0.9, tick

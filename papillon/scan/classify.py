@@ -300,10 +300,15 @@ the whole bubble (a light pencil fill, the fill's edge run past the outline) is 
 measured 0.11-0.2, empty bubbles at most 0.04 (photogen3 development seeds 100000-100059)."""
 BUBBLE_LAYER_SPREAD = 0.01
 BUBBLE_OVER_FILL_MID = 0.2
-"""How much darker (median) the paper between the wings is than the ring around the bubble, where the plot's own fill
-runs around it, at which the bubble is as likely filled over that fill as not: fills in pencil, ballpoint or felt over
-a flower's or field's colour measured 0.2-0.52, empty bubbles under the fill at most 0.16 (same seeds)."""
+"""How much darker (median) the paper between the wings is than the plot's own colour in the ring around the bubble
+(median), where that fill runs around it, at which the bubble is as likely filled over the fill as not: fills over a
+fill measured up to 0.56 (the two pencil fills read `empty` before 0.21 and 0.25), empty bubbles under a flower's or
+field's fill at most 0.07 (photogen3 development seeds 100000-100059, 120000-120049)."""
 BUBBLE_OVER_FILL_SPREAD = 0.015
+BUBBLE_JOIN_REACH_MM = 1.0
+"""How far (mm) past the paper ring around a bubble the plot's own colour is looked for, to join a fill to it."""
+FIELD_INK_PERCENTILE = 95
+"""Percentile of the darkness of a field's green in its plot taken as how dark its ink is (its strokes' cores)."""
 OWN_HUE_DEG = 30.0
 """Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
 COLOUR_OUTLINE_MM = 0.6
@@ -1143,10 +1148,36 @@ def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]
     return own
 
 
-def _ring_darkness(m: Maps, circle: Circle, paper: float) -> float:
-    """The median darkness, above ``paper``, of the ring around a bubble (where :func:`_bubble_paper` looks)."""
+def _own_ink_in_plot(m: Maps, layout: GardenLayout, plot: Plot, hue: float) -> float:
+    """How dark the plot's own colour lies in its sample (clear of the bubble): its :data:`FIELD_INK_PERCENTILE`th
+    percentile, 0 without any."""
+    where, keep = _plot_sample(m, layout, plot)
+    own = _own_colour(m, where, hue) & keep
+    return float(np.percentile(m.darkness[where][own], FIELD_INK_PERCENTILE)) if own.any() else 0.0
+
+
+def _joined_to_plot(m: Maps, circle: Circle, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
+    """The pixels of ``where`` in the plot's own colour joined, through that colour, to the plot beyond the paper ring
+    around the bubble: a fill, hatching or flower's edge run over the bubble is; a tick or scribble in the same pen,
+    within the bubble, is a mark of its own (a felt tick in the flower's colour was read `empty` at 0.99)."""
+    around, _ = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM + BUBBLE_JOIN_REACH_MM)
+    yy, xx = np.ogrid[around[0], around[1]]
+    distance = np.hypot(xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm) / m.px_per_mm
+    own = _own_colour(m, around, hue).astype(np.uint8)
+    count, labels = cv2.connectedComponents(own, connectivity=8)
+    beyond = np.unique(labels[(own > 0) & (distance > circle.r_mm + BUBBLE_RING_MM)])
+    joined = np.isin(labels, beyond[beyond > 0]) if count > 1 else np.zeros(labels.shape, bool)
+    # ``where`` lies within ``around`` (the bubble's core window inside its ringed disc).
+    y0, x0 = where[0].start - around[0].start, where[1].start - around[1].start
+    inner: NDArray[Any] = joined[y0 : y0 + where[0].stop - where[0].start, x0 : x0 + where[1].stop - where[1].start]
+    return inner
+
+
+def _ring_darkness(m: Maps, circle: Circle, paper: float, hue: float) -> float:
+    """The median darkness, above ``paper``, of the plot's own colour in the ring around a bubble (its fill there)."""
     around, ring = _bubble_ring(m, circle)
-    return float(np.median(m.darkness[around][ring])) - paper
+    own = _own_colour(m, around, hue) & ring
+    return float(np.median(m.darkness[around][own])) - paper if own.any() else 0.0
 
 
 def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
@@ -1198,7 +1229,12 @@ def read_bubble(
         spread = share >= BUBBLE_OWN_RING_SHARE
         surrounded = share >= BUBBLE_SURROUNDED_RING_SHARE
         ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
+        if plot_reading.value == "field":
+            # A field's green has no stamp in the key to say how dark it is: its felt strokes are as dark as they lie
+            # in the plot (dark felt hatching run into the bubble passed for a green mark: read `filled` at 0.96-1.0).
+            ink_dark = max(ink_dark, _own_ink_in_plot(m, layout, plot, own_hue))
         own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
+        own &= _joined_to_plot(m, circle, where, own_hue)
     above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
     # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
     # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
@@ -1233,8 +1269,8 @@ def read_bubble(
         layer = float(np.percentile(darkness[gap], 25))
         if float(np.median(chroma[gap])) < PALE_CHROMA_MIN:
             p = max(p, _sigmoid((layer - BUBBLE_LAYER_MID) / BUBBLE_LAYER_SPREAD))
-        if spread:
-            over_fill = float(np.median(darkness[gap])) - _ring_darkness(m, circle, paper)
+        if spread and own_hue is not None:
+            over_fill = float(np.median(darkness[gap])) - _ring_darkness(m, circle, paper, own_hue)
             p = max(p, _sigmoid((over_fill - BUBBLE_OVER_FILL_MID) / BUBBLE_OVER_FILL_SPREAD))
     evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("layer", layer), ("over_fill", over_fill))
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
