@@ -223,3 +223,21 @@ def test_a_tick_in_the_flowers_own_pen_apart_from_the_flower_is_a_mark() -> None
 
     tick = _bubble(_sheet(ticked), plot)
     assert tick.value == "filled" and tick.confidence >= 0.9, tick
+
+
+def test_a_scribble_over_a_flower_coloured_over_its_bubble_is_a_mark() -> None:
+    # photogen3 development seed 100052: pencil scribbled over a pale felt flower that runs all round the bubble keeps
+    # the flower's hue; taken for the flower's own colour, the bubble was read `empty` at 0.99.
+    plot, pale = parse_plot("C3"), (232, 150, 155)
+    box, c = LAYOUT.plots[plot], LAYOUT.bubbles[plot]
+
+    def scribbled(image: np.ndarray) -> None:
+        corners = ((box.x_mm + 0.6, box.y_mm + 0.6), (box.right_mm - 0.6, box.bottom_mm - 0.6))
+        cv2.rectangle(image, *[(round(x * PX), round(y * PX)) for x, y in corners], pale, -1)
+        for dy in (-0.9, 0.9):  # two strokes: the paper between the wings stays mostly the flower's
+            start = (round((c.cx_mm - 1.8) * PX), round((c.cy_mm + dy + 0.6) * PX))
+            end = (round((c.cx_mm + 1.8) * PX), round((c.cy_mm + dy - 0.6) * PX))
+            cv2.line(image, start, end, tuple(round(v * 0.6) for v in pale), round(0.5 * PX))
+
+    bubble = _any_bubble(_sheet(scribbled), plot)
+    assert bubble.value == "filled" and bubble.confidence >= 0.9, bubble

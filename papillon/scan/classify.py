@@ -305,6 +305,11 @@ BUBBLE_OVER_FILL_MID = 0.2
 fill measured up to 0.56 (the two pencil fills read `empty` before 0.21 and 0.25), empty bubbles under a flower's or
 field's fill at most 0.07 (photogen3 development seeds 100000-100059, 120000-120049)."""
 BUBBLE_OVER_FILL_SPREAD = 0.015
+BUBBLE_OVER_MARKS_MID = 0.12
+"""Share of a surrounded bubble's core darker than the fill's own colour in the ring around it by a mark's darkness
+(over the print) at which it is as likely marked over the fill as not: empty bubbles under a fill measured at most
+0.07, marks over one 0.16-0.97 (photogen3 development seeds 100000-100059, 120000-120049)."""
+BUBBLE_OVER_MARKS_SPREAD = 0.015
 BUBBLE_JOIN_REACH_MM = 1.0
 """How far (mm) past the paper ring around a bubble the plot's own colour is looked for, to join a fill to it."""
 FIELD_INK_PERCENTILE = 95
@@ -1272,7 +1277,21 @@ def read_bubble(
         if spread and own_hue is not None:
             over_fill = float(np.median(darkness[gap])) - _ring_darkness(m, circle, paper, own_hue)
             p = max(p, _sigmoid((over_fill - BUBBLE_OVER_FILL_MID) / BUBBLE_OVER_FILL_SPREAD))
-    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction), ("layer", layer), ("over_fill", over_fill))
+    over_marks = 0.0
+    if surrounded and own_hue is not None:
+        # A fill all round the bubble says how dark its colour lies there: strokes much darker than it in the core are
+        # marks over it, whatever their hue (pencil over a flower keeps the flower's hue: read `empty` at 0.99).
+        fill_level = _ring_darkness(m, circle, paper, own_hue)
+        over_marks = float(((above_print > fill_level + BUBBLE_MARK_DARKNESS) & inside).sum()) / n
+        p = max(p, _sigmoid((over_marks - BUBBLE_OVER_MARKS_MID) / BUBBLE_OVER_MARKS_SPREAD))
+    evidence = (
+        ("fill", fraction),
+        ("mark", mark_fraction),
+        ("own_colour", own_fraction),
+        ("layer", layer),
+        ("over_fill", over_fill),
+        ("over_marks", over_marks),
+    )
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
 
