@@ -1249,9 +1249,10 @@ def read_bubble(
     # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
     own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
     marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
+    stroke = _through_stroke(m, layout, plot, circle, where, paper)
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
-        marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
-    marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
+        stroke |= _bramble_stroke(m, layout, plot, circle, where, paper)
+    marked &= ~stroke
     mark_fraction = float(marked.sum()) / n
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
     p = max(p_fill, p_mark)
@@ -1280,9 +1281,10 @@ def read_bubble(
     over_marks = 0.0
     if surrounded and own_hue is not None:
         # A fill all round the bubble says how dark its colour lies there: strokes much darker than it in the core are
-        # marks over it, whatever their hue (pencil over a flower keeps the flower's hue: read `empty` at 0.99).
+        # marks over it, whatever their hue (pencil over a flower keeps the flower's hue: read `empty` at 0.99), but a
+        # bramble's stroke through it is not (an X over a printed starting field: photogen2 seed 900007).
         fill_level = _ring_darkness(m, circle, paper, own_hue)
-        over_marks = float(((above_print > fill_level + BUBBLE_MARK_DARKNESS) & inside).sum()) / n
+        over_marks = float(((above_print > fill_level + BUBBLE_MARK_DARKNESS) & inside & ~stroke).sum()) / n
         p = max(p, _sigmoid((over_marks - BUBBLE_OVER_MARKS_MID) / BUBBLE_OVER_MARKS_SPREAD))
     evidence = (
         ("fill", fraction),
