@@ -144,3 +144,100 @@ def test_a_dark_green_felt_brick_beside_a_pale_green_field_run_into_the_gap_is_a
 
     brick = _edge(_sheet(with_brick), "B2", "C2")
     assert brick.value == "brick" and brick.confidence >= 0.9, brick
+
+
+def _any_bubble(image: np.ndarray, plot: int) -> Reading:
+    """The bubble of ``plot`` read after its plot, whatever the plot reads."""
+    m = classify.maps(image, PX)
+    calibration = classify.calibrate(m, LAYOUT)
+    plot_reading = classify.read_plot(m, LAYOUT, plot, calibration, starting=False)
+    return classify.read_bubble(m, LAYOUT, plot, plot_reading, calibration)
+
+
+def _disc_over(image: np.ndarray, plot: int, radius_past_outline_mm: float, colour: tuple[int, int, int]) -> None:
+    c = LAYOUT.bubbles[plot]
+    cv2.circle(image, (round(c.cx_mm * PX), round(c.cy_mm * PX)), round((c.r_mm + radius_past_outline_mm) * PX), colour, -1)
+
+
+def test_a_light_grey_pencil_fill_over_the_whole_bubble_is_a_fill_and_faint_shading_is_not() -> None:
+    # photogen3 development seed 100014: two light pencil fills (0.11-0.2 darker than paper, under the mark's 0.15
+    # over the print) were read `empty` at 0.96 and 0.99.
+    plot = parse_plot("C3")
+    light = _any_bubble(_sheet(lambda im: _disc_over(im, plot, 0.3, (210, 210, 210))), plot)
+    assert light.value == "filled" and light.confidence >= 0.9, light
+    faint = _any_bubble(_sheet(lambda im: _disc_over(im, plot, 0.3, (235, 235, 235))), plot)
+    assert faint.value == "empty" and faint.confidence >= 0.9, faint
+
+
+def test_a_fill_over_the_flowers_own_colour_much_darker_than_it_is_a_fill() -> None:
+    # photogen3 development seed 100042: pencil over a pale blue felt flower run across the bubble keeps the flower's
+    # hue and stays within its ink's darkness; it was read `empty` at 0.96 as the flower's own colour.
+    plot, pale = parse_plot("C3"), (232, 150, 155)
+    box = LAYOUT.plots[plot]
+
+    def flower(image: np.ndarray, over: float) -> None:
+        corners = ((box.x_mm + 0.6, box.y_mm + 0.6), (box.right_mm - 0.6, box.bottom_mm - 0.6))
+        cv2.rectangle(image, *[(round(x * PX), round(y * PX)) for x, y in corners], pale, -1)
+        _disc_over(image, plot, -0.2, tuple(round(v * over) for v in pale))
+
+    filled = _any_bubble(_sheet(lambda im: flower(im, 0.6)), plot)
+    assert filled.value == "filled" and filled.confidence >= 0.9, filled
+    coloured_over = _any_bubble(_sheet(lambda im: flower(im, 1.0)), plot)
+    assert coloured_over.value == "empty" and coloured_over.confidence >= 0.9, coloured_over
+
+
+def test_a_fields_dark_felt_stroke_run_into_the_bubble_is_the_fields_own_green() -> None:
+    # photogen3 development seeds 100020, 120014, 120032: a field's dark felt hatching with one stroke run into the
+    # bubble (its green darker than a typical field's by more than the slack) was read `filled` at 0.96-1.0.
+    plot, felt = parse_plot("C3"), (40, 120, 50)
+    box, c = LAYOUT.plots[plot], LAYOUT.bubbles[plot]
+
+    def at(x_mm: float, y_mm: float) -> tuple[int, int]:
+        return round(x_mm * PX), round(y_mm * PX)
+
+    def field(image: np.ndarray) -> None:
+        for k in np.arange(-25.0, 25.0, 4.0):
+            start = (box.x_mm + 1 + max(0.0, k), box.y_mm + 1 + max(0.0, -k))
+            end = (box.right_mm - 1 - max(0.0, -k), box.bottom_mm - 1 - max(0.0, k))
+            cv2.line(image, at(*start), at(*end), felt, round(1.5 * PX))
+        _disc_over(image, plot, 2.5, (245, 245, 245))  # the hatching stops short of the bubble ...
+        cv2.line(image, at(c.cx_mm - 6, c.cy_mm + 6), at(c.cx_mm, c.cy_mm), felt, round(1.5 * PX))  # ... but one stroke
+
+    bubble = _any_bubble(_sheet(field), plot)
+    assert bubble.value == "empty" and bubble.confidence >= 0.9, bubble
+
+
+def test_a_tick_in_the_flowers_own_pen_apart_from_the_flower_is_a_mark() -> None:
+    # photogen3 development seeds 100020, 120043: a tick or scribble in the flower's own colour, not joined to the
+    # flower, was taken for the flower's ink over the bubble and read `empty` at 0.92-0.99.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def ticked(image: np.ndarray) -> None:
+        _red_plot(image, plot, over_bubble=False)
+        down = (round((c.cx_mm - 1.5) * PX), round(c.cy_mm * PX))
+        bottom = (round((c.cx_mm - 0.4) * PX), round((c.cy_mm + 1.4) * PX))
+        up = (round((c.cx_mm + 1.8) * PX), round((c.cy_mm - 1.8) * PX))
+        cv2.line(image, down, bottom, RED, round(0.8 * PX))
+        cv2.line(image, bottom, up, RED, round(0.8 * PX))
+
+    tick = _bubble(_sheet(ticked), plot)
+    assert tick.value == "filled" and tick.confidence >= 0.9, tick
+
+
+def test_a_scribble_over_a_flower_coloured_over_its_bubble_is_a_mark() -> None:
+    # photogen3 development seed 100052: pencil scribbled over a pale felt flower that runs all round the bubble keeps
+    # the flower's hue; taken for the flower's own colour, the bubble was read `empty` at 0.99.
+    plot, pale = parse_plot("C3"), (232, 150, 155)
+    box, c = LAYOUT.plots[plot], LAYOUT.bubbles[plot]
+
+    def scribbled(image: np.ndarray) -> None:
+        corners = ((box.x_mm + 0.6, box.y_mm + 0.6), (box.right_mm - 0.6, box.bottom_mm - 0.6))
+        cv2.rectangle(image, *[(round(x * PX), round(y * PX)) for x, y in corners], pale, -1)
+        for dy in (-0.9, 0.9):  # two strokes: the paper between the wings stays mostly the flower's
+            start = (round((c.cx_mm - 1.8) * PX), round((c.cy_mm + dy + 0.6) * PX))
+            end = (round((c.cx_mm + 1.8) * PX), round((c.cy_mm + dy - 0.6) * PX))
+            cv2.line(image, start, end, tuple(round(v * 0.6) for v in pale), round(0.5 * PX))
+
+    bubble = _any_bubble(_sheet(scribbled), plot)
+    assert bubble.value == "filled" and bubble.confidence >= 0.9, bubble

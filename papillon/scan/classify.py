@@ -291,6 +291,29 @@ BUBBLE_SURROUNDED_MARK_MAX = 0.03
 """Largest share of a surrounded bubble's core darker than its plot's fill (a mark over it) for it to be read as
 the fill's alone; ticks and pencil over a fill measured 0.14-0.42, the fill's own unevenness up to 0.17."""
 """Probability of *filled* for a bubble coloured over by its plot's fill (either reading needs a person)."""
+BUBBLE_BETWEEN_WINGS = 0.3
+"""Share of the printed butterfly's peak darkness (in the bubbles' common image) under which a pixel of the core lies
+between its wings: paper, unless the bubble is marked."""
+BUBBLE_LAYER_MID = 0.075
+"""Darkness above the bubble's paper of the paper between the wings (its lighter quarter) at which a grey layer over
+the whole bubble (a light pencil fill, the fill's edge run past the outline) is as likely a fill as not: pencil fills
+measured 0.11-0.2, empty bubbles at most 0.04 (photogen3 development seeds 100000-100059)."""
+BUBBLE_LAYER_SPREAD = 0.01
+BUBBLE_OVER_FILL_MID = 0.2
+"""How much darker (median) the paper between the wings is than the plot's own colour in the ring around the bubble
+(median), where that fill runs around it, at which the bubble is as likely filled over the fill as not: fills over a
+fill measured up to 0.56 (the two pencil fills read `empty` before 0.21 and 0.25), empty bubbles under a flower's or
+field's fill at most 0.07 (photogen3 development seeds 100000-100059, 120000-120049)."""
+BUBBLE_OVER_FILL_SPREAD = 0.015
+BUBBLE_OVER_MARKS_MID = 0.12
+"""Share of a surrounded bubble's core darker than the fill's own colour in the ring around it by a mark's darkness
+(over the print) at which it is as likely marked over the fill as not: empty bubbles under a fill measured at most
+0.07, marks over one 0.16-0.97 (photogen3 development seeds 100000-100059, 120000-120049)."""
+BUBBLE_OVER_MARKS_SPREAD = 0.015
+BUBBLE_JOIN_REACH_MM = 1.0
+"""How far (mm) past the paper ring around a bubble the plot's own colour is looked for, to join a fill to it."""
+FIELD_INK_PERCENTILE = 95
+"""Percentile of the darkness of a field's green in its plot taken as how dark its ink is (its strokes' cores)."""
 OWN_HUE_DEG = 30.0
 """Hue difference (degrees) within which a bubble's colour is its plot's own colour."""
 COLOUR_OUTLINE_MM = 0.6
@@ -1066,25 +1089,33 @@ def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArra
     return (slice(cy - half, cy + half + 1), slice(cx - half, cx + half + 1)), inside
 
 
-def _bubble_paper(m: Maps, circle: Circle) -> float:
-    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
-    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
+def _bubble_ring(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArray[Any]]:
+    """The paper ring around a bubble: from half a millimetre past its outline to :data:`BUBBLE_RING_MM` past it."""
+    around, disc = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
     yy, xx = np.ogrid[around[0], around[1]]
     outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
         (circle.r_mm + 0.5) * m.px_per_mm
     ) ** 2
+    ring: NDArray[Any] = disc & outside
+    return around, ring
+
+
+def _bubble_paper(m: Maps, circle: Circle) -> float:
+    """The darkness of the paper just around a bubble (its lighter part, no ink: a field's fill may reach it)."""
+    around, ring = _bubble_ring(m, circle)
     dark = m.darkness[around]
     # Coloured pixels are ink (a plot's dark felt run up to the bubble is not coloured enough for _ink_like), never paper.
-    paper = ring & outside & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
-    ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * (ring & outside).sum() else 0.0
+    paper = ring & ~_ink_like(m.chroma[around], dark) & (m.chroma[around] < PATH_PAPER_CHROMA_MAX)
+    ring_paper = float(np.percentile(dark[paper], 25)) if paper.sum() >= BUBBLE_PAPER_MIN_SHARE * ring.sum() else 0.0
     # The paper between the printed butterfly's wings inside the bubble caps it: a plot's pencil hatching all round
     # the bubble (low chroma, so not ink) would otherwise pass for dark paper and sink the bubble below its print.
     where, inside = _bubble_window(m, circle)
     return min(ring_paper, float(np.percentile(m.darkness[where][inside], BUBBLE_INNER_PAPER_PERCENTILE)))
 
 
-def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
-    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it).
+def bubble_prints(m: Maps, layout: GardenLayout) -> tuple[list[FloatImage], NDArray[Any]]:
+    """The printed butterfly inside each bubble as this photo shows it there (darkness above the paper around it), and
+    the pixels of the bubbles' window between its wings (under :data:`BUBBLE_BETWEEN_WINGS` of its peak).
 
     Its shape is what most bubbles show (the median over the 25: marks differ from bubble to bubble, the print does
     not); its strength is measured in each bubble over the print's darker half, since glare or clipped highlights
@@ -1103,14 +1134,15 @@ def bubble_prints(m: Maps, layout: GardenLayout) -> list[FloatImage]:
     typical = np.median(darkness, axis=0)
     peak = float(typical[inside].max()) if inside.any() else 0.0
     if peak <= 0:
-        return [np.zeros_like(typical) for _ in PLOTS]
+        return [np.zeros_like(typical) for _ in PLOTS], inside
     shape = np.clip(typical / peak, 0.0, 1.0) * inside
+    between = inside & (shape < BUBBLE_BETWEEN_WINGS)
     darker = shape > 0.5
     levels = np.array([float(np.median(d[darker])) for d in darkness]) / float(np.median(shape[darker]))
     ceiling = BUBBLE_PRINT_LEVEL_SLACK * float(np.median(levels))
     k = 2 * max(1, m.px(BUBBLE_PRINT_SLACK_MM)) + 1
     widened: FloatImage = cv2.dilate(shape.astype(np.float32), np.ones((k, k), np.uint8))
-    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels]
+    return [np.clip(widened * min(max(level, 0.0), ceiling), 0.0, BUBBLE_PRINT_MAX) for level in levels], between
 
 
 def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
@@ -1121,16 +1153,44 @@ def _own_colour(m: Maps, where: tuple[slice, slice], hue: float) -> NDArray[Any]
     return own
 
 
+def _own_ink_in_plot(m: Maps, layout: GardenLayout, plot: Plot, hue: float) -> float:
+    """How dark the plot's own colour lies in its sample (clear of the bubble): its :data:`FIELD_INK_PERCENTILE`th
+    percentile, 0 without any."""
+    where, keep = _plot_sample(m, layout, plot)
+    own = _own_colour(m, where, hue) & keep
+    return float(np.percentile(m.darkness[where][own], FIELD_INK_PERCENTILE)) if own.any() else 0.0
+
+
+def _joined_to_plot(m: Maps, circle: Circle, where: tuple[slice, slice], hue: float) -> NDArray[Any]:
+    """The pixels of ``where`` in the plot's own colour joined, through that colour, to the plot beyond the paper ring
+    around the bubble: a fill, hatching or flower's edge run over the bubble is; a tick or scribble in the same pen,
+    within the bubble, is a mark of its own (a felt tick in the flower's colour was read `empty` at 0.99)."""
+    around, _ = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM + BUBBLE_JOIN_REACH_MM)
+    yy, xx = np.ogrid[around[0], around[1]]
+    distance = np.hypot(xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm) / m.px_per_mm
+    own = _own_colour(m, around, hue).astype(np.uint8)
+    count, labels = cv2.connectedComponents(own, connectivity=8)
+    beyond = np.unique(labels[(own > 0) & (distance > circle.r_mm + BUBBLE_RING_MM)])
+    joined = np.isin(labels, beyond[beyond > 0]) if count > 1 else np.zeros(labels.shape, bool)
+    # ``where`` lies within ``around`` (the bubble's core window inside its ringed disc).
+    y0, x0 = where[0].start - around[0].start, where[1].start - around[1].start
+    inner: NDArray[Any] = joined[y0 : y0 + where[0].stop - where[0].start, x0 : x0 + where[1].stop - where[1].start]
+    return inner
+
+
+def _ring_darkness(m: Maps, circle: Circle, paper: float, hue: float) -> float:
+    """The median darkness, above ``paper``, of the plot's own colour in the ring around a bubble (its fill there)."""
+    around, ring = _bubble_ring(m, circle)
+    own = _own_colour(m, around, hue) & ring
+    return float(np.median(m.darkness[around][own])) - paper if own.any() else 0.0
+
+
 def _own_ink_around(m: Maps, circle: Circle, hue: float) -> tuple[float, float]:
     """The share of the paper ring around a bubble in the plot's own colour (its fill reaches the bubble; a stamp
     does not), and how dark that colour is there (its 75th percentile, 0 without any)."""
-    around, ring = _disc(m, circle, circle.r_mm + BUBBLE_RING_MM)
-    yy, xx = np.ogrid[around[0], around[1]]
-    outside = (xx + 0.5 - circle.cx_mm * m.px_per_mm) ** 2 + (yy + 0.5 - circle.cy_mm * m.px_per_mm) ** 2 > (
-        (circle.r_mm + 0.5) * m.px_per_mm
-    ) ** 2
-    own = _own_colour(m, around, hue) & ring & outside
-    share = float(own.sum()) / max(int((ring & outside).sum()), 1)
+    around, ring = _bubble_ring(m, circle)
+    own = _own_colour(m, around, hue) & ring
+    share = float(own.sum()) / max(int(ring.sum()), 1)
     return share, (float(np.percentile(m.darkness[around][own], 75)) if own.any() else 0.0)
 
 
@@ -1141,12 +1201,14 @@ def read_bubble(
     plot_reading: Reading | None = None,
     calibration: Calibration | None = None,
     printed: FloatImage | None = None,
+    between: NDArray[Any] | None = None,
 ) -> Reading:
     """A butterfly bubble: filled by any deliberate mark (a fill, scribble, tick or cross, in pencil or any pen).
 
     ``plot_reading`` (its plot, read first) says which colour is the plot's own (a fill run over the bubble is no
     mark, and doubtful) and whether a bramble's X may run through the bubble (its stroke is no mark either);
-    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark).
+    ``printed`` is this bubble's :func:`bubble_prints` (what is printed in the bubble is no mark), ``between`` the
+    pixels between the printed wings (the whole core without it).
     """
     circle = layout.bubbles[plot]
     where, inside = _bubble_window(m, circle)
@@ -1172,7 +1234,12 @@ def read_bubble(
         spread = share >= BUBBLE_OWN_RING_SHARE
         surrounded = share >= BUBBLE_SURROUNDED_RING_SHARE
         ink_dark = max(1.0 - calibration.inks.get(plot_reading.value, GREEN_LAB)[0] / 100.0, around_dark if spread else 0.0)
+        if plot_reading.value == "field":
+            # A field's green has no stamp in the key to say how dark it is: its felt strokes are as dark as they lie
+            # in the plot (dark felt hatching run into the bubble passed for a green mark: read `filled` at 0.96-1.0).
+            ink_dark = max(ink_dark, _own_ink_in_plot(m, layout, plot, own_hue))
         own = _own_colour(m, where, own_hue) & (m.darkness[where] < ink_dark + OWN_DARKNESS_SLACK)
+        own &= _joined_to_plot(m, circle, where, own_hue)
     above_print = darkness - (printed if printed is not None and printed.shape == darkness.shape else 0.0)
     # Only colour laid over the paper counts as the plot's fill over the bubble: the printed butterfly's own tint, or
     # the phone's chroma smoothing bleeding the fill's colour over the white bubble, leave it as light as paper.
@@ -1182,9 +1249,10 @@ def read_bubble(
     # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
     own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
     marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
+    stroke = _through_stroke(m, layout, plot, circle, where, paper)
     if plot_reading is not None and dict(plot_reading.probabilities).get("bramble", 0.0) > BUBBLE_BRAMBLE_MIN:
-        marked &= ~_bramble_stroke(m, layout, plot, circle, where, paper)
-    marked &= ~_through_stroke(m, layout, plot, circle, where, paper)
+        stroke |= _bramble_stroke(m, layout, plot, circle, where, paper)
+    marked &= ~stroke
     mark_fraction = float(marked.sum()) / n
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
     p = max(p_fill, p_mark)
@@ -1197,7 +1265,35 @@ def read_bubble(
         # Coloured over by the plot's own fill: a mark may hide under it, or none be there; a person decides.
         w = _sigmoid((own_fraction - BUBBLE_OWN_MID) / BUBBLE_OWN_SPREAD) if spread else 0.0
         p = p * (1 - w) + BUBBLE_OWN_CONFIDENCE * w
-    evidence = (("fill", fraction), ("mark", mark_fraction), ("own_colour", own_fraction))
+    # The paper between the printed wings says what lies over the whole bubble.  A grey layer there is a fill, however
+    # light (a pencil fill run past the outline all round leaves no paper around it to be darker than: it was read
+    # `empty` at 0.96-0.99); where the plot's fill runs around the bubble, paper there much darker than that fill is a
+    # fill over it (pencil over a flower keeps the flower's hue, so it passed for the flower's own colour).
+    gap = (between if between is not None and between.shape == inside.shape else inside) & inside
+    layer = over_fill = 0.0
+    if gap.any():
+        layer = float(np.percentile(darkness[gap], 25))
+        if float(np.median(chroma[gap])) < PALE_CHROMA_MIN:
+            p = max(p, _sigmoid((layer - BUBBLE_LAYER_MID) / BUBBLE_LAYER_SPREAD))
+        if spread and own_hue is not None:
+            over_fill = float(np.median(darkness[gap])) - _ring_darkness(m, circle, paper, own_hue)
+            p = max(p, _sigmoid((over_fill - BUBBLE_OVER_FILL_MID) / BUBBLE_OVER_FILL_SPREAD))
+    over_marks = 0.0
+    if surrounded and own_hue is not None:
+        # A fill all round the bubble says how dark its colour lies there: strokes much darker than it in the core are
+        # marks over it, whatever their hue (pencil over a flower keeps the flower's hue: read `empty` at 0.99), but a
+        # bramble's stroke through it is not (an X over a printed starting field: photogen2 seed 900007).
+        fill_level = _ring_darkness(m, circle, paper, own_hue)
+        over_marks = float(((above_print > fill_level + BUBBLE_MARK_DARKNESS) & inside & ~stroke).sum()) / n
+        p = max(p, _sigmoid((over_marks - BUBBLE_OVER_MARKS_MID) / BUBBLE_OVER_MARKS_SPREAD))
+    evidence = (
+        ("fill", fraction),
+        ("mark", mark_fraction),
+        ("own_colour", own_fraction),
+        ("layer", layer),
+        ("over_fill", over_fill),
+        ("over_marks", over_marks),
+    )
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
 
@@ -1544,8 +1640,8 @@ def read_sheet(
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
     edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(edges)
-    printed = bubble_prints(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p]) for p in PLOTS]
+    printed, between = bubble_prints(m, layout)
+    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], between) for p in PLOTS]
     readings = [
         _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
         for r, share in zip(readings, shares, strict=True)
