@@ -91,18 +91,18 @@ class GameLog:
             "version": LOG_VERSION,
             "seed": self.seed,
             "edition": self.edition.name,
-            "fingerprint": _edition_text(self.edition)[0],
+            "fingerprint": self.edition.fingerprint,
             "edition_data": self.edition.data,
             "players": self.players,
         }
 
     def header_line(self) -> str:
-        """:meth:`header` as its line of the log, with the edition's data written once per edition."""
-        fingerprint, data = _edition_text(self.edition)
+        """:meth:`header` as its line of the log (the edition's data as :attr:`Edition.data_json` keeps it written)."""
+        edition = self.edition
         head = _dump(
-            {"format": LOG_FORMAT, "version": LOG_VERSION, "seed": self.seed, "edition": self.edition.name, "fingerprint": fingerprint}
+            {"format": LOG_FORMAT, "version": LOG_VERSION, "seed": self.seed, "edition": edition.name, "fingerprint": edition.fingerprint}
         )
-        return head[:-1] + ',"edition_data":' + data + ',"players":' + _dump(self.players) + "}"
+        return head[:-1] + ',"edition_data":' + edition.data_json + ',"players":' + _dump(self.players) + "}"
 
     def hint(self, player: int, action: Action | str) -> None:
         """Record that seat ``player`` was shown the hint ``action`` here (the game goes on unchanged)."""
@@ -146,22 +146,6 @@ class GameLog:
 
 def _dump(data: Any) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-_EDITIONS: dict[int, tuple[Edition, str, str]] = {}
-"""Each edition's fingerprint and data as JSON, by the edition's identity (the edition is held, so its id stays its own)."""
-
-
-def _edition_text(edition: Edition) -> tuple[str, str]:
-    """``edition``'s fingerprint and its data as JSON: every log's header writes both, and working
-    them out (two JSON dumps of the whole edition, one of them sorted and hashed) cost more than a
-    fifth of a random bot's game.  An edition is immutable, so they are worked out once."""
-    found = _EDITIONS.get(id(edition))
-    if found is None or found[0] is not edition:
-        if len(_EDITIONS) >= 64:  # a rule designer's sweep makes an edition per setting
-            _EDITIONS.clear()
-        found = _EDITIONS[id(edition)] = (edition, edition.fingerprint, _dump(edition.data))
-    return found[1], found[2]
 
 
 def _dump_event(event: dict[str, Any]) -> str:
