@@ -418,7 +418,7 @@ def _translate_v1(log: GameLog) -> None:
         elif "action" in event and event["action"].startswith(GNOME_VERB + " ") and state.tasks:
             number = event["action"].split(" ", 1)[1]
             task = state.tasks[-1]
-            options = log.edition.play.round_bonus if isinstance(task, GnomeBonus) and task.round_bonus else log.edition.gnome
+            options = task.options(log.edition) if isinstance(task, GnomeBonus) else log.edition.gnome
             if number.isascii() and number.isdigit() and 1 <= int(number) <= len(options):
                 todo = [{"player": event["player"], "action": f"{GNOME_VERB} {gnome_slugs(options)[int(number) - 1]}"}]
         for new in todo:

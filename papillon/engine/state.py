@@ -783,8 +783,7 @@ def _auto(state: GameState) -> GameState | None:
         case Move():
             possible = _can_move(state, board)
         case GnomeBonus():
-            options = state.edition.play.round_bonus if task.round_bonus else state.edition.gnome
-            possible = any(_can_do(state, board, o) for o in options)
+            possible = any(_can_do(state, board, o) for o in task.options(state.edition))
         case _:
             possible = True
     return None if possible else _with_tasks(state, rest)
@@ -870,7 +869,7 @@ def _caterpillars(state: GameState, count: int) -> GameState:
             break  # a full track takes no more caterpillars
         position += 1
         if position in state.game.tables.gnome_spaces:
-            gnomes.append(GnomeBonus())
+            gnomes.append(T_GNOME)
     if position == board.caterpillars:
         return state
     return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + tuple(gnomes))
@@ -1001,8 +1000,7 @@ def _legal_actions(state: GameState) -> tuple[Action, ...]:
         case PlaceCritter() | PlaceFeature():
             return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
         case GnomeBonus():
-            edition = state.game.edition
-            options = edition.play.round_bonus if task.round_bonus else edition.gnome
+            options = task.options(state.game.edition)
             return tuple([a for a, o in zip(_gnome_actions(options), options, strict=True) if _can_do(state, board, o)])
         case ChooseFeature():
             return (*(feature_action(code) for code in state.display), *skip)
@@ -1127,7 +1125,7 @@ _GNOME_WORDS = {
 
 def _gnome_options(state: GameState, board: Board, task: GnomeBonus) -> list[tuple[str, Effect]]:
     """The gnome options that can be carried out now, with their action words (RULES §6.9)."""
-    options = state.edition.play.round_bonus if task.round_bonus else state.edition.gnome
+    options = task.options(state.edition)
     return [(slug, o) for slug, o in zip(gnome_slugs(options), options, strict=True) if _can_do(state, board, o)]
 
 
@@ -1206,8 +1204,7 @@ def _apply(state: GameState, action: Action) -> GameState:
         assert isinstance(task, GnomeBonus)
         # The option is legal, so it is doable: it is found by its word alone.  Its tasks read the
         # board and edition only, which taking the option leaves as they are.
-        edition = state.game.edition
-        effect = _gnome_effects(edition.play.round_bonus if task.round_bonus else edition.gnome)[action.option]
+        effect = _gnome_effects(task.options(state.game.edition))[action.option]
         return _with_tasks(state, rest + effect_tasks(state, (effect,), -1))
     if kind is K_FEATURE:
         return _with_tasks(state, (*rest, _task(PlaceFeature, action.code)))

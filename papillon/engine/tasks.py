@@ -10,6 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from papillon.edition import Edition, Effect
 
 
 class Stage(StrEnum):
@@ -103,6 +107,10 @@ class GnomeBonus:
     """Choose one gnome bonus (``round_bonus``: the bonus before a bonus round, ``play.round_bonus``)."""
 
     round_bonus: bool = False
+
+    def options(self, edition: Edition) -> tuple[Effect, ...]:
+        """The bonuses offered: the edition's round bonus before a bonus round, else its gnome's."""
+        return edition.play.round_bonus if self.round_bonus else edition.gnome
 
 
 @dataclass(frozen=True, slots=True)
