@@ -351,6 +351,17 @@ X_FLOWER_OFF_MAX = 0.06
 X_FLOWER_ALIGNMENT_MIN = 0.45
 """... and strokes running along the diagonals this well (a filled flower: 0.13-0.44, one 0.50; X's 0.49-0.61),
 is doubted as a bramble's X (:func:`_doubt_x_like_flower`)."""
+SOLID_DISC_MM = 1.0
+"""A flower's ink is solid where a disc this wide fits in it (a stamp, felt or crayon colouring); a pen line is not."""
+PEN_COLOUR = "blue"
+PEN_SOLID_MAX = 0.55
+PEN_DARKNESS_MIN = 0.63
+PEN_SHARE_MAX = 0.3
+"""A blue flower (ballpoint ink is navy) whose ink is mostly lines (under this share solid), dark (its 90th-percentile
+darkness over this) and over under 30 % of the plot is maybe drawn in a pen, not coloured in: a bramble scribbled in
+ballpoint, or a critter's code written in it over a field shaded in grey (photogen3 development seeds 200007, 200028,
+200041, 200056: blue at 0.996-1.00).  Coloured-pencil flowers drawn as lines were paler there (darkness 0.19-0.61),
+felt and crayon ones solid (0.6 and more); photogen2's dark pencil hatching covers more of its plot (0.33-0.75)."""
 X_FLOWER_CONFIDENCE = 0.6
 """The doubted flower's probability (under the review threshold); the bramble takes most of the rest."""
 X_FLOWER_CONFIDENCE_REST = 0.05
@@ -849,6 +860,16 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         norm = sum(likes.values())
         colour_probs = {c: w / norm for c, w in likes.items()}
         evidence += [("hue", mean)]
+        # How much of the ink lies in solid areas (what a 1 mm disc's opening keeps): a stamp or a coloured-in flower
+        # is solid, a scribble or writing in a thin pen (ballpoint) is lines.  Measured on the ink's dark core (over
+        # half its 90th-percentile darkness): JPEG's chroma bleeding widens a line's coloured halo, not its core.
+        ink_mask = ink_pixels & keep
+        if ink_mask.any():
+            level = float(np.percentile(dark[ink_mask], 90))
+            core = (ink_mask & (dark > 0.5 * level)).astype(np.uint8)
+            disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (m.px(SOLID_DISC_MM) | 1,) * 2)
+            solid = float(cv2.morphologyEx(core, cv2.MORPH_OPEN, disc).sum()) / max(int(core.sum()), 1)
+            evidence += [("ink_solid", solid), ("ink_darkness", level), ("ink_share", float(ink_mask.sum()) / total)]
     # A plot with much ink that no reading explains (pale shading, a smudge, a shadow's edge) is less surely empty.
     marked = float((keep & (relative > MARKED_DARKNESS_MIN)).sum()) / total
     p_marked = _sigmoid((marked - MARKED_FRACTION_MID) / MARKED_FRACTION_SPREAD)
@@ -1550,25 +1571,32 @@ def _capped(reading: Reading, confidence: float, why: tuple[str, float]) -> Read
 
 def _doubt_x_like_flower(reading: Reading) -> Reading:
     """A flower whose ink lies along both diagonals and hardly anywhere else is maybe a bramble's X drawn in a
-    coloured pen (a scribbled X in felt or ballpoint): marked for review, bramble the runner-up.
+    coloured pen (a scribbled X in felt or ballpoint), and one drawn in dark pen lines (:data:`PEN_SOLID_MAX`) maybe a
+    bramble scribbled over: marked for review, bramble the runner-up.
 
     photogen3's development seeds 1012, 1016, 1019: such X's were read as blue or red flowers at 0.94-1.00; of
     about 80 flowers read on development photos whose ink covers both diagonals, only one lines up with them this
     well (photogen2 seed 800008, a yellow one at 0.50).
     """
     e = dict(reading.evidence)
-    if not (
-        reading.value in COLOUR_NAMES
-        and e.get("x_coverage_pen", 0.0) >= X_FLOWER_COVERAGE_MIN
+    x_like = (
+        e.get("x_coverage_pen", 0.0) >= X_FLOWER_COVERAGE_MIN
         and e.get("off_diagonal_pen", 1.0) < X_FLOWER_OFF_MAX
         and e.get("x_alignment_pen", 0.0) >= X_FLOWER_ALIGNMENT_MIN
-    ):
+    )
+    pen_lines = (
+        reading.value == PEN_COLOUR
+        and e.get("ink_solid", 1.0) < PEN_SOLID_MAX
+        and e.get("ink_darkness", 0.0) > PEN_DARKNESS_MIN
+        and e.get("ink_share", 1.0) < PEN_SHARE_MAX
+    )
+    if reading.value not in COLOUR_NAMES or not (x_like or pen_lines):
         return reading
     rest = {k: q for k, q in reading.probabilities[1:] if k != "bramble"}
     scale = X_FLOWER_CONFIDENCE_REST / max(sum(rest.values()), 1e-9) if rest else 0.0
     scores = {reading.value: X_FLOWER_CONFIDENCE, "bramble": 1.0 - X_FLOWER_CONFIDENCE - X_FLOWER_CONFIDENCE_REST}
     scores |= {k: q * scale for k, q in rest.items()}
-    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like", 1.0)))
+    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like" if x_like else "pen_lines", 1.0)))
 
 
 def _plot_margin(estimate_mm: float) -> float:
