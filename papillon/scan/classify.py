@@ -353,6 +353,12 @@ X_FLOWER_ALIGNMENT_MIN = 0.45
 is doubted as a bramble's X (:func:`_doubt_x_like_flower`)."""
 SOLID_DISC_MM = 1.0
 """A flower's ink is solid where a disc this wide fits in it (a stamp, felt or crayon colouring); a pen line is not."""
+TINTED_PLOT_MIN = 10.0
+TINTED_PLOT_CONFIDENCE = 0.5
+"""An ``empty`` plot whose median chroma against the path's paper around it exceeds this is coloured all over (pale
+pencil over the whole plot, no paper left to compare with): a person decides.  Empty plots measured at most 7.3 on
+photogen3 development seeds 200000-200059 and 6.9 on photogen2 seeds 900000-900039; pale red and purple pencil over
+the whole plot 11.1-13.2 (read ``empty`` at 0.97-0.98 twice)."""
 PEN_COLOUR = "blue"
 PEN_SOLID_MAX = 0.55
 PEN_DARKNESS_MIN = 0.63
@@ -874,6 +880,10 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     marked = float((keep & (relative > MARKED_DARKNESS_MIN)).sum()) / total
     p_marked = _sigmoid((marked - MARKED_FRACTION_MID) / MARKED_FRACTION_SPREAD)
     evidence.append(("marked", marked))
+    # A plot coloured all over in pale pencil has no paper of its own to be darker than: its median colour against the
+    # path's paper around it says so (whatever the hue: the colour of it is then a person's to say).
+    tint = float(np.median(rel_chroma[keep])) if keep.any() else 0.0
+    evidence.append(("tint", tint))
     rest = 1.0 - p_x
     scores = {
         "bramble": p_x,
@@ -890,7 +900,9 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     evidence.append(("stroked", stroked))
     reading = Reading(plot_name(plot), "plot", _ranked(scores), tuple(evidence))
     if reading.value == "empty":
-        return _capped(reading, 1.0 - 0.5 * _sigmoid((stroked - STROKED_FRACTION_MID) / STROKED_FRACTION_SPREAD), ("stroked", stroked))
+        reading = _capped(reading, 1.0 - 0.5 * _sigmoid((stroked - STROKED_FRACTION_MID) / STROKED_FRACTION_SPREAD), ("stroked", stroked))
+        if tint > TINTED_PLOT_MIN:
+            reading = _capped(reading, TINTED_PLOT_CONFIDENCE, ("tinted", tint))
     return reading
 
 
