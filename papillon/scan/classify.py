@@ -353,6 +353,12 @@ X_FLOWER_ALIGNMENT_MIN = 0.45
 is doubted as a bramble's X (:func:`_doubt_x_like_flower`)."""
 SOLID_DISC_MM = 1.0
 """A flower's ink is solid where a disc this wide fits in it (a stamp, felt or crayon colouring); a pen line is not."""
+GREY_SPILL_RIM_MM = 0.3
+GREY_SPILL_MIN = 0.1
+GREY_SPILL_CONFIDENCE = 0.5
+"""An edge band darkest within this of its side, where the plot beyond is shaded grey this dark or more along its
+border (median darkness), is that shading run into the gap, not surely a brick: at most this sure (photogen3 development
+seed 200027: a field shaded in graphite read as a brick at 0.998)."""
 TINTED_PLOT_MIN = 10.0
 TINTED_PLOT_CONFIDENCE = 0.5
 """An ``empty`` plot whose median chroma against the path's paper around it exceeds this is coloured all over (pale
@@ -909,21 +915,33 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
 # --------------------------------------------------------------------------- edges and bubbles
 
 
+def _border_strip(layout: GardenLayout, plot: Plot, toward: Plot) -> Rect:
+    """The strip along ``plot``'s side facing ``toward``, just inside its outline (:data:`SPILL_STRIP_MM`)."""
+    box = layout.plots[plot]
+    near, far = SPILL_STRIP_MM
+    if toward == plot + 1:
+        return Rect(box.right_mm - far, box.y_mm, far - near, box.h_mm)
+    if toward == plot - 1:
+        return Rect(box.x_mm + near, box.y_mm, far - near, box.h_mm)
+    if toward > plot:
+        return Rect(box.x_mm, box.bottom_mm - far, box.w_mm, far - near)
+    return Rect(box.x_mm, box.y_mm + near, box.w_mm, far - near)
+
+
+def _border_grey(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> float:
+    """How dark a grey (graphite) fill lies along ``plot``'s side facing ``toward``: the strip's median darkness when
+    its median pixel is grey, else 0."""
+    where = m.box(_border_strip(layout, plot, toward))
+    if float(np.median(m.chroma[where])) >= PENCIL_CHROMA_MAX:
+        return 0.0
+    return float(np.median(m.darkness[where]))
+
+
 def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tuple[float, float, float] | None:
     """The ink that reaches ``plot``'s side facing ``toward`` (a felt fill run to the border), else None: its hue,
     its chroma per unit of darkness (how coloured it is for how dark: graphite over it adds only darkness) and how
     dark it is (the 90th percentile of its darkness there)."""
-    box = layout.plots[plot]
-    near, far = SPILL_STRIP_MM
-    if toward == plot + 1:
-        strip = Rect(box.right_mm - far, box.y_mm, far - near, box.h_mm)
-    elif toward == plot - 1:
-        strip = Rect(box.x_mm + near, box.y_mm, far - near, box.h_mm)
-    elif toward > plot:
-        strip = Rect(box.x_mm, box.bottom_mm - far, box.w_mm, far - near)
-    else:
-        strip = Rect(box.x_mm, box.y_mm + near, box.w_mm, far - near)
-    where = m.box(strip)
+    where = m.box(_border_strip(layout, plot, toward))
     inked = m.chroma[where] > CHROMA_INK_MIN
     if inked.sum() < SPILL_INKED_SHARE * inked.size:
         return None
@@ -933,7 +951,7 @@ def _border_ink(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> tupl
     hue = math.degrees(math.atan2(float(np.median(lab[:, 2])), float(np.median(lab[:, 1]))))
     # Spilled ink is continuous with the plot's own fill: the same ink lies further in.  A pen's brick that
     # wobbles into the strip is no fill (photogen2 seeds 800014, 800038: blue ballpoint bricks read as spill).
-    deep = _inward_strip(box, plot, toward, *SPILL_DEEP_MM)
+    deep = _inward_strip(layout.plots[plot], plot, toward, *SPILL_DEEP_MM)
     where_deep = m.box(deep)
     inked_deep = m.chroma[where_deep] > CHROMA_INK_MIN
     if inked_deep.sum() < SPILL_INKED_SHARE * inked_deep.size:
@@ -1079,6 +1097,15 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     profile = coloured_line.any(axis=axis).astype(np.uint8) if coloured_line.size else np.zeros(0, np.uint8)
     k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
     pen_coverage = float(cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8)).mean()) if profile.size else 0.0
+    # A plot shaded in graphite whose hatching runs into the gap darkens the band from its side, fading toward the
+    # other: a line there is the shading's edge unless it is darker than the shading beside it (a brick's peak).
+    across_profile = np.median(dark, axis=1 - axis) if dark.size else np.zeros(1, np.float32)
+    peak = int(np.argmax(across_profile))
+    rim = max(1, m.px(GREY_SPILL_RIM_MM))
+    grey_side = min(edge.a, edge.b) if peak < rim else max(edge.a, edge.b) if peak >= len(across_profile) - rim else None
+    grey_fill = _border_grey(m, layout, grey_side, edge.b if grey_side == edge.a else edge.a) if grey_side is not None else 0.0
+    if grey_fill > GREY_SPILL_MIN and p > GREY_SPILL_CONFIDENCE:
+        p = GREY_SPILL_CONFIDENCE
     coverage_seen = max(coverage, pen_coverage)
     if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
@@ -1092,6 +1119,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("pen", p_pen),
         ("spill", spilled),
         ("pen_coverage", pen_coverage),
+        ("grey_fill", grey_fill),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
