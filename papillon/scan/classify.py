@@ -359,6 +359,13 @@ GREY_SPILL_CONFIDENCE = 0.5
 """An edge band darkest within this of its side, where the plot beyond is shaded grey this dark or more along its
 border (median darkness), is that shading run into the gap, not surely a brick: at most this sure (photogen3 development
 seed 200027: a field shaded in graphite read as a brick at 0.998)."""
+OUTLINE_WINDOW_MM = (1.0, 2.4)
+OUTLINE_LINE_RATIO = 2.1
+OUTLINE_LINE_CONFIDENCE = 0.5
+"""A plot outline beside an edge (within this of the path's middle) darker than the photo's typical outline by this
+ratio, where no fill reaches it, is a brick drawn along the outline instead of over the guide: an edge read ``none``
+is then left to a person (photogen3 development seeds 200040, 200052: pencil and ballpoint bricks read ``none`` at
+0.999, ratio 2.8-3.2; edges without a brick measured at most 1.84 there and 1.8 on photogen2 seeds 900000-900039)."""
 TINTED_PLOT_MIN = 10.0
 TINTED_PLOT_CONFIDENCE = 0.5
 """An ``empty`` plot whose median chroma against the path's paper around it exceeds this is coloured all over (pale
@@ -1665,6 +1672,45 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
     )
 
 
+def _outline_darkness(m: Maps, layout: GardenLayout, index: int) -> tuple[float, ...]:
+    """How much darker than the paper beside it each of edge ``index``'s two printed outlines lies (darkness summed
+    across 1.0-2.4 mm from the path's middle, its median along the edge, in darkness x mm), or 0 for a side whose plot
+    has ink or graphite shading along that border (a fill run over its outline darkens it too)."""
+    slot, edge = layout.edge_slots[index], EDGES[index]
+    near, far = OUTLINE_WINDOW_MM
+    sides = []
+    for sign, plot in ((-1, min(edge.a, edge.b)), (1, max(edge.a, edge.b))):
+        other = edge.b if plot == edge.a else edge.a
+        if _border_ink(m, layout, plot, other) is not None or _border_grey(m, layout, plot, other) >= GREY_SPILL_MIN:
+            sides.append(0.0)
+            continue
+        lo, hi = (near, far) if sign > 0 else (-far, -near)
+        if slot.x1_mm == slot.x2_mm:
+            ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + EDGE_END_MM), m.px(max(slot.y1_mm, slot.y2_mm) - EDGE_END_MM))
+            profile = np.median(m.darkness[ys, m.px(slot.x1_mm + lo) : m.px(slot.x1_mm + hi)], axis=0)
+        else:
+            xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + EDGE_END_MM), m.px(max(slot.x1_mm, slot.x2_mm) - EDGE_END_MM))
+            profile = np.median(m.darkness[m.px(slot.y1_mm + lo) : m.px(slot.y1_mm + hi), xs], axis=1)
+        sides.append(float((profile - profile.min()).sum()) / m.px_per_mm if profile.size else 0.0)
+    return tuple(sides)
+
+
+def _outline_bricks(m: Maps, layout: GardenLayout, edges: list[Reading]) -> list[Reading]:
+    """Edges read ``none`` whose printed outline lies far darker than this photo's typical outline (a brick drawn
+    along the outline rather than over the guide), marked for review."""
+    darkness = [_outline_darkness(m, layout, i) for i in range(len(edges))]
+    clean = [d for sides in darkness for d in sides if d > 0]
+    if not clean:
+        return edges
+    typical = float(np.median(clean))
+    return [
+        _capped(r, OUTLINE_LINE_CONFIDENCE, ("outline_line", max(sides) / typical))
+        if r.value == "none" and typical > 0 and max(sides) > OUTLINE_LINE_RATIO * typical
+        else r
+        for r, sides in zip(edges, darkness, strict=True)
+    ]
+
+
 def _ghosts(edges: list[Reading]) -> list[Reading]:
     """Bricks whose line is much fainter than this photo's sure bricks: likely rubbed out, marked for review."""
     sure = [dict(r.evidence)["line_darkness"] for r in edges if r.value == "brick" and r.confidence >= 0.9]
@@ -1707,7 +1753,7 @@ def read_sheet(
     ]
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
     edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
-    readings = plots + _ghosts(edges)
+    readings = plots + _ghosts(_outline_bricks(m, layout, edges))
     printed, between = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], between) for p in PLOTS]
     readings = [
