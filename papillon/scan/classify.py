@@ -372,6 +372,11 @@ TINTED_PLOT_CONFIDENCE = 0.5
 pencil over the whole plot, no paper left to compare with): a person decides.  Empty plots measured at most 7.3 on
 photogen3 development seeds 200000-200059 and 6.9 on photogen2 seeds 900000-900039; pale red and purple pencil over
 the whole plot 11.1-13.2 (read ``empty`` at 0.97-0.98 twice)."""
+SHADED_PLOT_MIN = 0.025
+"""An ``empty`` plot whose median darkness exceeds that of the paper around it (the darkest side of the path, which a
+shadow over the plot reaches too) by this is shaded all over (a field shaded in grey pencil, read ``empty`` at
+0.96-0.97 on photogen3 development seed 200041, 2 MP: 0.033-0.057): a person decides.  Empty plots measured at most
+-0.03 there and -0.001 on photogen2 seeds 900000-900039 (under shadow too); grey-shaded fields 0.03-0.3."""
 PEN_COLOUR = "blue"
 PEN_SOLID_MAX = 0.55
 PEN_DARKNESS_MIN = 0.63
@@ -697,8 +702,9 @@ def _x_coverage(pencil: NDArray[Any], keep: NDArray[Any], px_per_mm: float, dark
     return (float(np.mean(covered)) if covered else 0.0), stray, min(alignment)
 
 
-def _path_tint(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[float, float]:
-    """Median Lab (a, b) of the path between this plot and its neighbours: the paper's leftover colour cast there.
+def _path_tint(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[float, float, float]:
+    """Median Lab (a, b) of the path between this plot and its neighbours: the paper's leftover colour cast there; and
+    how dark the paper around the plot lies (the darkest side's median: a shadow over the plot reaches a side).
 
     Only the sides facing another plot: on the garden's border the printed green frame would pass for a cast.
     """
@@ -715,7 +721,8 @@ def _path_tint(m: Maps, layout: GardenLayout, plot: Plot) -> tuple[float, float]
     if col < SIZE - 1:
         strips.append(Rect(box.right_mm + near, box.y_mm, far - near, box.h_mm))
     pixels = np.concatenate([m.lab[m.box(strip)].reshape(-1, 3) for strip in strips])
-    return _paper_cast(pixels)
+    darkness = max(float(np.median(m.darkness[m.box(strip)])) for strip in strips)
+    return (*_paper_cast(pixels), darkness)
 
 
 def _paper_cast(lab: NDArray[Any]) -> tuple[float, float]:
@@ -757,7 +764,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     # Darkness against this plot's own paper: a white estimate off by a little shifts both alike.
     relative = dark - float(np.median(dark[keep])) if keep.any() else dark
     near_ink = cv2.dilate(inked.astype(np.uint8), np.ones((m.px(INK_CLEARANCE_MM) * 2 + 1,) * 2, np.uint8)) > 0
-    tint_a, tint_b = _path_tint(m, layout, plot)
+    tint_a, tint_b, path_dark = _path_tint(m, layout, plot)
     rel_a, rel_b = lab[..., 1] - tint_a, lab[..., 2] - tint_b
     if starting:
         pencil = (chroma < START_PENCIL_CHROMA_MAX) & (relative > START_PENCIL_DARKNESS_MIN)
@@ -893,10 +900,12 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     marked = float((keep & (relative > MARKED_DARKNESS_MIN)).sum()) / total
     p_marked = _sigmoid((marked - MARKED_FRACTION_MID) / MARKED_FRACTION_SPREAD)
     evidence.append(("marked", marked))
-    # A plot coloured all over in pale pencil has no paper of its own to be darker than: its median colour against the
-    # path's paper around it says so (whatever the hue: the colour of it is then a person's to say).
+    # A plot coloured all over in pale pencil, or shaded all over in graphite, has no paper of its own to be darker
+    # than: its median colour and darkness against the path's paper around it say so (what it is, a person says).
     tint = float(np.median(rel_chroma[keep])) if keep.any() else 0.0
     evidence.append(("tint", tint))
+    shade = float(np.median(dark[keep])) - path_dark if keep.any() else 0.0
+    evidence.append(("shade", shade))
     rest = 1.0 - p_x
     scores = {
         "bramble": p_x,
@@ -916,6 +925,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         reading = _capped(reading, 1.0 - 0.5 * _sigmoid((stroked - STROKED_FRACTION_MID) / STROKED_FRACTION_SPREAD), ("stroked", stroked))
         if tint > TINTED_PLOT_MIN:
             reading = _capped(reading, TINTED_PLOT_CONFIDENCE, ("tinted", tint))
+        if shade > SHADED_PLOT_MIN:
+            reading = _capped(reading, TINTED_PLOT_CONFIDENCE, ("shaded", shade))
     return reading
 
 
