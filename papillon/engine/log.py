@@ -36,6 +36,7 @@ on the interleaving.
 
 from __future__ import annotations
 
+import _random
 import itertools
 import json
 import random
@@ -48,7 +49,7 @@ from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.seeded import LazyRandom, derive_seed
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
-from papillon.engine.tasks import GnomeBonus
+from papillon.engine.tasks import CHANCE_STAGES, GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import json_reason, loads_json
 from papillon.notation import player_name
@@ -57,6 +58,7 @@ from papillon.seeds import MAX_SEED
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
+S_OVER = Stage.OVER
 
 
 def game_seed(master: int, index: int) -> int:
@@ -180,7 +182,15 @@ def _plain(text: str) -> bool:
 
 
 def chance_rng(seed: int, index: int) -> random.Random:
-    return random.Random(derive_seed(seed, "chance", index))
+    """``random.Random(derive_seed(seed, "chance", index))``, seeded without ``Random.__init__``'s and ``seed``'s Python frames."""
+    rng = _new_random(random.Random)
+    _seed_random(rng, derive_seed(seed, "chance", index))
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
 
 
 def bot_rng(seed: int, decision: int) -> random.Random:
@@ -260,8 +270,27 @@ def play_game(
     names = list(names or [a.name for a in agents])
     state = new_game(names, edition)
     log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
-    while not state.is_over():
-        state = step(state, log, agents)
+    # step() and decide() inlined: the log grows only here, so the chance events are counted as they come.
+    events = log.events
+    append = events.append
+    chances = 0
+    while True:
+        stage = state.stage
+        if stage is S_OVER:
+            break
+        if stage in CHANCE_STAGES:
+            outcome = state.sample_chance(chance_rng(seed, chances))
+            chances += 1
+            append({"chance": outcome})
+            state = state.apply(outcome)
+            continue
+        player = state.current  # the lowest acting seat, as state.player
+        agent = agents[player]
+        if agent is None:
+            raise ValueError(f"player {player} is a person: the driver must ask them")
+        action = agent.choose(state, LazyRandom((seed, "bot", len(events))))
+        state = state.apply(action, player)
+        append({"player": player, "action": action.text if action.__class__ is Action else str(action)})
     log.finish(state)
     return state, log
 

@@ -20,6 +20,9 @@ _random_float = _random.Random.random
 _getrandbits = _random.Random.getrandbits
 _getstate = random.Random.getstate
 _setstate = random.Random.setstate
+_randrange = random.Random.randrange
+_ONE = 1
+"""``randrange``'s default step: ``random.Random.randrange`` tells a missing step by identity with the int 1."""
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -30,18 +33,27 @@ def derive_seed(seed: int, *parts: object) -> int:
     the hash of the text before it is kept and copied: hashing is a stream, and the text's
     bytes are the prefix's followed by the last part's, so the digest is the same.
     """
-    if not parts:
+    if len(parts) == 2:  # (s, "bot", n), (s, "chance", k): a game's every decision and chance event
+        head, last = parts
+        key: tuple[object, ...] = (seed, head)
+    elif not parts:
         return int.from_bytes(blake2b(str(seed).encode(), digest_size=8).digest(), "big")
-    *head, last = parts
-    key = (seed, *head)
+    else:
+        *heads, last = parts
+        key = (seed, *heads)
     prefix = _PREFIXES.get(key)
     if prefix is None:
         if len(_PREFIXES) >= PREFIXES:
             _PREFIXES.clear()
         prefix = _PREFIXES[key] = blake2b((":".join(map(str, key)) + ":").encode(), digest_size=8)
     hasher = prefix.copy()
-    hasher.update(str(last).encode())
+    hasher.update(_NUMBERS[last] if last.__class__ is int and 0 <= last < NUMBERS else str(last).encode())
     return int.from_bytes(hasher.digest(), "big")
+
+
+NUMBERS = 1024
+_NUMBERS = tuple(str(n).encode() for n in range(NUMBERS))
+"""The text of each small number, as the hash reads it (a game's decisions and chance events are numbered)."""
 
 
 def _plain_derive_seed(seed: int, *parts: object) -> int:
@@ -82,6 +94,19 @@ class LazyRandom(random.Random):
         if self._key is not None:
             self._start()
         return _getrandbits(self, k)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = _ONE) -> int:
+        # ``randrange(n)`` (a bot's pick among n actions) drawn as ``random.Random`` draws it, by
+        # ``getrandbits(n.bit_length())`` until below n, without its three Python frames; the rest as it is.
+        if stop is None and step is _ONE and start.__class__ is int and start > 0:
+            if self._key is not None:
+                self._start()
+            bits = start.bit_length()
+            found = _getrandbits(self, bits)
+            while found >= start:
+                found = _getrandbits(self, bits)
+            return found
+        return _randrange(self, start, stop, step)
 
     def randbytes(self, n: int) -> bytes:
         return self.getrandbits(n * 8).to_bytes(n, "little")
