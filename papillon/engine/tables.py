@@ -51,6 +51,8 @@ class Tables:
     occupant_names: dict[str, str]
     gnome_spaces: frozenset[int]
     pairs: int
+    decline_gains: bool
+    """``play.decline_gains``: every gain may be declined (a ``skip`` beside its uses)."""
 
 
 @cache
@@ -82,6 +84,7 @@ def _tables(edition: Edition) -> Tables:
         occupant_names={code: edition.occupant_name(code) for code in edition.occupant_codes},
         gnome_spaces=frozenset(edition.fill.caterpillar_gnome_spaces),
         pairs=edition.decks,
+        decline_gains=edition.play.decline_gains,
     )
 
 
