@@ -112,6 +112,11 @@ class GameLog:
 
     def lines(self) -> Iterator[str]:
         yield self.header_line()
+        if not self.hints:  # a bot's game: the events alone
+            yield from map(_dump_event, self.events)
+            if self.end is not None:
+                yield _dump({"end": self.end})
+            return
         hints = sorted(self.hints, key=lambda hint: hint[0])  # stable: hints at one place keep their order
         shown = 0
         for index, event in enumerate(self.events):
@@ -152,11 +157,8 @@ def _dump(data: Any) -> str:
 
 def _dump_event(event: dict[str, Any]) -> str:
     """:func:`_dump` of an event, written directly when JSON would write it as it is (a game has hundreds)."""
-    if len(event) == 1:
-        chance = event.get("chance")
-        if chance.__class__ is str and _plain(chance):
-            return '{"chance":"' + chance + '"}'
-    elif len(event) == 2:
+    size = len(event)
+    if size == 2:  # a decision, the commonest
         player, action = event.get("player"), event.get("action")
         if player.__class__ is int and action.__class__ is str and next(iter(event)) == "player":
             key = (player, action)
@@ -168,6 +170,10 @@ def _dump_event(event: dict[str, Any]) -> str:
                     _DECISION_LINES.clear()
                 line = _DECISION_LINES[key] = '{"player":' + str(player) + ',"action":"' + action + '"}'
                 return line
+    elif size == 1:
+        chance = event.get("chance")
+        if chance.__class__ is str and _plain(chance):
+            return '{"chance":"' + chance + '"}'
     return _dump(event)
 
 

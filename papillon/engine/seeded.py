@@ -99,8 +99,10 @@ class LazyRandom(random.Random):
         # ``randrange(n)`` (a bot's pick among n actions) drawn as ``random.Random`` draws it, by
         # ``getrandbits(n.bit_length())`` until below n, without its three Python frames; the rest as it is.
         if stop is None and step is _ONE and start.__class__ is int and start > 0:
-            if self._key is not None:
-                self._start()
+            key = self._key
+            if key is not None:  # _start, without its frame
+                self._key = None
+                _seed(self, derive_seed(*key))
             bits = start.bit_length()
             found = _getrandbits(self, bits)
             while found >= start:

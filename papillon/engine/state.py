@@ -140,11 +140,17 @@ class Board(NamedTuple):
 
     def garden(self, meta: dict[str, str] | None = None) -> Garden:
         """The garden side as a :class:`~papillon.garden.Garden`."""
-        cells = tuple(Cell.parse(code) for code in self.cells)
-        bricks = frozenset(EDGES[i] for i in range(len(EDGES)) if self.bricks >> i & 1)
-        butterflies = frozenset(p for p in PLOTS if self.butterflies >> p & 1)
+        cells = tuple(map(Cell.parse, self.cells))  # memoised by code
+        # The masks' bits read from their binary text, lowest first: a pass in C over every edge and plot.
+        bricks = frozenset(compress(EDGES, map(_ONE_DIGIT, format(self.bricks, _EDGE_DIGITS)[::-1])))
+        butterflies = frozenset(compress(PLOTS, map(_ONE_DIGIT, format(self.butterflies, _PLOT_DIGITS)[::-1])))
         return Garden(cells, bricks, butterflies, tuple((meta or {}).items()))
 
+
+_ONE_DIGIT = "1".__eq__
+_ZERO_DIGIT = "0".__eq__
+_EDGE_DIGITS = f"0{len(EDGES)}b"
+_PLOT_DIGITS = f"0{len(PLOTS)}b"
 
 CELLS, BRICKS, BUTTERFLIES, LADDERS, TRACKS, RONDEL_FIELD, CATERPILLARS, CRITTERS = range(len(Board._fields))
 assert Board._fields[CRITTERS] == "critters" and Board._fields[RONDEL_FIELD] == "rondel", "update the field numbers"
@@ -402,8 +408,11 @@ class GameState(_Slots):
         if self.stage is S_DEAL:
             return _sample_deal(self.game, rng)
         if self.stage is S_REVEAL:
-            unseen = [c for c in range(len(self.edition.cards)) if not self.seen >> c & 1]
-            return "reveal " + ".".join(map(str, rng.sample(unseen, self.edition.decks)))
+            edition = self.game.edition
+            count = len(edition.cards)
+            # The cards not seen: the zero bits of the seen mask, lowest first, read from its binary text in C.
+            unseen = list(compress(range(count), map(_ZERO_DIGIT, format(self.seen, f"0{count}b")[::-1])))
+            return "reveal " + ".".join(map(str, rng.sample(unseen, edition.decks)))
         if self.stage is S_ROLL:
             faces = len(self.edition.die_faces)
             return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
@@ -543,8 +552,15 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
     if not 1 <= len(players) <= most:
         raise ValueError(f"a game of the {edition.name} edition has 1 to {most} players, got {len(players)}")
     tables = tables_for(edition)
-    fields = set(edition.rules.starting_fields)
-    board = Board(
+    game = Game(edition, tuple(players), tables)
+    return GameState(game, S_DEAL, 0, 0, (_blank_board(tables),) * len(players))
+
+
+@cache
+def _blank_board(tables: Tables) -> Board:
+    """A player's sheets before the game (one per edition's tables: a board is a value)."""
+    fields = set(tables.edition.rules.starting_fields)
+    return Board(
         cells=tuple(FIELD if p in fields else EMPTY for p in PLOTS),
         bricks=0,
         butterflies=0,
@@ -554,19 +570,28 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
         caterpillars=0,
         critters=(),
     )
-    game = Game(edition, tuple(players), tables)
-    return GameState(game, S_DEAL, 0, 0, (board,) * len(players))
 
 
-def _display_choices(game: Game) -> list[tuple[list[str], int]]:
+def _display_choices(game: Game) -> tuple[tuple[tuple[str, ...], int], ...]:
     """For each tile type: the tiles that may be on display and how many are shown."""
-    edition = game.edition
+    return _edition_display_choices(game.edition)
+
+
+@lru_cache(maxsize=256)
+def _edition_display_choices(edition: Edition) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """:func:`_display_choices` by edition (an edition is never changed once made: worked out once)."""
     choices = []
     for kind in FEATURE_TYPES:
-        tiles = [code for code, f in edition.features.items() if f.type == kind and code not in edition.display_exclude]
+        tiles = tuple(code for code, f in edition.features.items() if f.type == kind and code not in edition.display_exclude)
         wanted = edition.display[kind]
         choices.append((tiles, len(tiles) if wanted == "all" else min(int(wanted), len(tiles))))
-    return choices
+    return tuple(choices)
+
+
+@lru_cache(maxsize=256)
+def _feature_order(edition: Edition) -> dict[str, int]:
+    """Each feature tile's place in the edition, by code."""
+    return {code: i for i, code in enumerate(edition.features)}
 
 
 NO_TILES = "-"
@@ -574,8 +599,7 @@ NO_TILES = "-"
 
 
 def _deal_text(display: Sequence[str], edition: Edition) -> str:
-    order = {code: i for i, code in enumerate(edition.features)}
-    return "deal " + (",".join(sorted(display, key=order.__getitem__)) or NO_TILES)
+    return "deal " + (",".join(sorted(display, key=_feature_order(edition).__getitem__)) or NO_TILES)
 
 
 def _sample_deal(game: Game, rng: random.Random) -> str:
@@ -586,9 +610,9 @@ def _sample_deal(game: Game, rng: random.Random) -> str:
 
 
 def _apply_chance(state: GameState, action: str) -> GameState:
-    edition = state.edition
-    words = action.split()
+    edition = state.game.edition
     if state.stage is S_DEAL:
+        words = action.split()
         if len(words) != 2 or words[0] != "deal":
             raise IllegalActionError(f"expected the deal ('deal <tiles>', like 'deal po,sh,bf'), got {action!r}")
         display = () if words[1] == NO_TILES else tuple(words[1].split(","))
@@ -600,39 +624,46 @@ def _apply_chance(state: GameState, action: str) -> GameState:
                 raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
         return _evolve(state, stage=S_START, current=0, display=display, turns=(START_TURN,) * len(state.boards))
     if state.stage is S_REVEAL:
-        cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
-        picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
-        count = len(edition.cards)
-        if (
-            len(picked) != edition.decks
-            or len(picked) != len(cards)
-            or len(set(picked)) != len(picked)
-            or not all(0 <= c < count and not state.seen >> c & 1 for c in picked)
-        ):
-            raise IllegalActionError(
-                f"expected this round's cards ('reveal' and {plural(edition.decks, 'card number')} joined by '.',"
-                f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
-            )
-        seen = state.seen
-        for c in picked:
-            seen |= 1 << c
+        picked, mask = _cards_of(action, edition.decks, len(edition.cards))
+        if state.seen & mask:
+            raise IllegalActionError(_reveal_expected(action, edition.decks, len(edition.cards)))
         s = state
         return _state(
-            s.game, S_ROLL, s.round, s.current, s.boards, s.display, tuple(picked), seen, s.roll, s.pair, s.parts, s.tasks, s.turns
+            s.game, S_ROLL, s.round, s.current, s.boards, s.display, picked, s.seen | mask, s.roll, s.pair, s.parts, s.tasks, s.turns
         )
-    faces = len(edition.die_faces)
-    if (
-        len(words) != edition.dice + 1
-        or words[0] != "roll"
-        or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:])
-    ):
-        expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
-        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
-    roll = tuple(int(w) - 1 for w in words[1:])
+    roll = _faces_of(action, edition.dice, len(edition.die_faces))
     s = state
     return _state(
         s.game, S_TURN, s.round, 0, s.boards, s.display, s.revealed, s.seen, roll, -1, _parts(s), s.tasks, (FRESH_TURN,) * len(s.boards)
     )
+
+
+@lru_cache(maxsize=1 << 10)
+def _cards_of(action: str, decks: int, count: int) -> tuple[tuple[int, ...], int]:
+    """The cards a reveal names (``decks`` different numbers below ``count``) and their bit mask (memoised by text)."""
+    words = action.split()
+    cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
+    picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
+    if len(picked) != decks or len(picked) != len(cards) or len(set(picked)) != len(picked) or not all(0 <= c < count for c in picked):
+        raise IllegalActionError(_reveal_expected(action, decks, count))
+    return tuple(picked), sum(1 << c for c in picked)
+
+
+def _reveal_expected(action: str, decks: int, count: int) -> str:
+    return (
+        f"expected this round's cards ('reveal' and {plural(decks, 'card number')} joined by '.',"
+        f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _faces_of(action: str, dice: int, faces: int) -> tuple[int, ...]:
+    """The faces (0-based) a roll names (memoised by text: a game's rolls are a few hundred texts)."""
+    words = action.split()
+    if len(words) != dice + 1 or words[0] != "roll" or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:]):
+        expected = f"'roll' and {plural(dice, 'face')} from 1 to {faces}"
+        raise IllegalActionError(f"expected the roll of {plural(dice, 'die', 'dice')} ({expected}), got {quote(action)}")
+    return tuple(int(w) - 1 for w in words[1:])
 
 
 def _parts(state: GameState) -> tuple[Part, ...]:
