@@ -42,6 +42,7 @@ import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
@@ -49,7 +50,7 @@ from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
 from papillon.engine.seeded import LazyRandom, derive_seed
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
-from papillon.engine.tasks import CHANCE_STAGES, GnomeBonus, Stage
+from papillon.engine.tasks import GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import json_reason, loads_json
 from papillon.notation import player_name
@@ -59,6 +60,9 @@ LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
 S_OVER = Stage.OVER
+S_TURN = Stage.TURN
+S_BONUS = Stage.BONUS
+S_START = Stage.START
 
 
 def game_seed(master: int, index: int) -> int:
@@ -82,6 +86,10 @@ class GameLog:
     Kept beside the events, never among them: a bot's draws and the undo marks count events."""
     _chances: tuple[int, object, int] = field(default=(0, None, 0), init=False, repr=False, compare=False)
     """:attr:`chance_count`'s last count: (events counted, the last of them, chance events among them)."""
+    _written: tuple[tuple[dict[str, Any], ...], list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    """The events :func:`play_game` recorded and their lines, written as it went (it knows each decision's seat is
+    an int and its text a str, so a line is one look-up); :meth:`lines` uses them while the events are those very
+    records.  An event is a record: appended, taken back, never edited in place (nothing in papillon edits one)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -113,7 +121,11 @@ class GameLog:
     def lines(self) -> Iterator[str]:
         yield self.header_line()
         if not self.hints:  # a bot's game: the events alone
-            yield from map(_dump_event, self.events)
+            events, written = self.events, self._written
+            if written is not None and len(written[0]) == len(events) and all(map(is_, written[0], events)):
+                yield from written[1]
+            else:
+                yield from map(_dump_event, events)
             if self.end is not None:
                 yield _dump({"end": self.end})
             return
@@ -279,15 +291,20 @@ def play_game(
     # step() and decide() inlined: the log grows only here, so the chance events are counted as they come.
     events = log.events
     append = events.append
+    lines: list[str] = []
+    line = lines.append
+    decision_line = _DECISION_LINES.get
     chances = 0
     while True:
-        stage = state.stage
-        if stage is S_OVER:
-            break
-        if stage in CHANCE_STAGES:
+        stage = state.stage  # told by identity: a decision's stages first
+        if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
+            if stage is S_OVER:
+                break
             outcome = state.sample_chance(chance_rng(seed, chances))
             chances += 1
-            append({"chance": outcome})
+            event: dict[str, Any] = {"chance": outcome}
+            append(event)
+            line(_dump_event(event))
             state = state.apply(outcome)
             continue
         player = state.current  # the lowest acting seat, as state.player
@@ -296,7 +313,11 @@ def play_game(
             raise ValueError(f"player {player} is a person: the driver must ask them")
         action = agent.choose(state, LazyRandom((seed, "bot", len(events))))
         state = state.apply(action, player)
-        append({"player": player, "action": action.text if action.__class__ is Action else str(action)})
+        text = action.text if action.__class__ is Action else str(action)
+        event = {"player": player, "action": text}
+        append(event)
+        line(decision_line((player, text)) or _dump_event(event))
+    log._written = (tuple(events), lines)
     log.finish(state)
     return state, log
 

@@ -36,6 +36,11 @@ def derive_seed(seed: int, *parts: object) -> int:
     if len(parts) == 2:  # (s, "bot", n), (s, "chance", k): a game's every decision and chance event
         head, last = parts
         key: tuple[object, ...] = (seed, head)
+        prefix = _PREFIXES.get(key)
+        if prefix is not None and last.__class__ is int and 0 <= last < NUMBERS:
+            hasher = prefix.copy()
+            hasher.update(_NUMBERS[last])
+            return _from_bytes(hasher.digest(), "big")
     elif not parts:
         return int.from_bytes(blake2b(str(seed).encode(), digest_size=8).digest(), "big")
     else:
@@ -48,7 +53,10 @@ def derive_seed(seed: int, *parts: object) -> int:
         prefix = _PREFIXES[key] = blake2b((":".join(map(str, key)) + ":").encode(), digest_size=8)
     hasher = prefix.copy()
     hasher.update(_NUMBERS[last] if last.__class__ is int and 0 <= last < NUMBERS else str(last).encode())
-    return int.from_bytes(hasher.digest(), "big")
+    return _from_bytes(hasher.digest(), "big")
+
+
+_from_bytes = int.from_bytes
 
 
 NUMBERS = 1024
