@@ -714,23 +714,13 @@ def _next_seat(state: GameState) -> GameState | None:
 
 
 def _begin_round(state: GameState, number: int) -> GameState:
-    rules = state.edition.rules
-    if number > rules.rounds:
-        return _evolve(state, stage=S_OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=(), turns=())
-    if number in rules.bonus_rounds:
-        return _evolve(
-            state,
-            stage=S_BONUS,
-            round=number,
-            current=0,
-            pair=-1,
-            parts=(),
-            tasks=(ROUND_BONUS,),
-            roll=(),
-            revealed=(),
-            turns=(BONUS_TURN,) * len(state.boards),
-        )
+    rules = state.game.edition.rules
     s = state
+    if number > rules.rounds:
+        return _state(s.game, S_OVER, rules.rounds, 0, s.boards, s.display, s.revealed, s.seen, s.roll, -1, (), (), ())
+    if number in rules.bonus_rounds:
+        turns = (BONUS_TURN,) * len(s.boards)
+        return _state(s.game, S_BONUS, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (ROUND_BONUS,), turns)
     return _state(s.game, S_REVEAL, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (), ())
 
 
@@ -791,7 +781,10 @@ def _settle(state: GameState) -> GameState:
             state = _next_seat(state) or _begin_round(state, 1)
             continue
         # stage == "bonus"
-        state = _next_seat(state) or _evolve(state, stage=S_REVEAL, current=0, turns=())
+        s = state
+        state = _next_seat(s) or _state(
+            s.game, S_REVEAL, s.round, 0, s.boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, s.tasks, ()
+        )
 
 
 def _board(state: GameState) -> Board:
@@ -809,11 +802,15 @@ def _with_board(s: GameState, board: Board, tasks: tuple[Task, ...]) -> GameStat
 
 
 def _empties(cells: tuple[str, ...]) -> list[int]:
-    return [p for p in PLOTS if cells[p] == EMPTY]
+    return list(compress(PLOTS, map(_IS_EMPTY, cells)))  # cells[p] is plot p's: a pass in C
 
 
 def _empty_fields(cells: tuple[str, ...]) -> list[int]:
-    return [p for p in PLOTS if cells[p] == FIELD]
+    return list(compress(PLOTS, map(_IS_FIELD, cells)))
+
+
+_IS_EMPTY = EMPTY.__eq__
+_IS_FIELD = FIELD.__eq__
 
 
 def _auto(state: GameState) -> GameState | None:
@@ -873,16 +870,16 @@ def _start_part(state: GameState, part: Part) -> GameState:
             task = _task(FieldAndMove, edition.rules.centre_fields, 1)
         return _with_turn(state, state.pair, parts, (*tasks, task))
     # the die
-    state = _with_turn(state, state.pair, parts, tasks)
-    if state.pair >= len(state.roll):
-        return state
-    face = state.roll[state.pair]
+    pair = state.pair
+    if pair >= len(state.roll):
+        return _with_turn(state, pair, parts, tasks)
+    face = state.roll[pair]
     order = edition.play.die_order
     if order == "player":
         die = edition.die_faces[face]
         if die.extra and _gnomes_reached(state, die.caterpillars):
-            return _with_tasks(state, (*state.tasks, _task(DieOrder, face, die.extra)))
-    return _resolve_die(state, face, order != "extra_first")
+            return _with_turn(state, pair, parts, (*tasks, _task(DieOrder, face, die.extra)))
+    return _resolve_die(state, face, order != "extra_first", parts)
 
 
 @cache
@@ -898,11 +895,13 @@ def _gnomes_reached(state: GameState, count: int) -> int:
     return sum(1 for space in state.game.tables.gnome_spaces if position < space <= end)
 
 
-def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameState:
-    """The die ``face``'s caterpillars (and the gnome bonuses they reach) and its extra icon, in that order or the other.
+def _resolve_die(state: GameState, face: int, caterpillars_first: bool, parts: tuple[Part, ...] | None = None) -> GameState:
+    """The die ``face``'s caterpillars (and the gnome bonuses they reach) and its extra icon, in that order or the other
+    (the loaded turn's ``parts`` too, when they change with it: one new state).
 
     The task stack resolves its top first: "caterpillars first" puts the extra below the gnome bonuses."""
-    die = state.edition.die_faces[face]
+    game = state.game
+    die = game.edition.die_faces[face]
     extra: tuple[Task, ...] = ()
     if die.extra == "field":
         extra = (_task(AddField, 1, False),)
@@ -910,28 +909,38 @@ def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameS
         extra = (T_FILL,)
     elif die.extra == "bramble":
         extra = (T_PLACE_BRAMBLE,)
-    if caterpillars_first:
-        state = _with_tasks(state, state.tasks + extra)
-        return _caterpillars(state, die.caterpillars)
-    state = _caterpillars(state, die.caterpillars)
-    return _with_tasks(state, state.tasks + extra)
+    board = state.boards[state.current]
+    position, gnomes = _climb(game, board.caterpillars, die.caterpillars)
+    tasks = state.tasks + extra + gnomes if caterpillars_first else state.tasks + gnomes + extra
+    if parts is not None:
+        state = _with_turn(state, state.pair, parts, tasks)
+        return state if position == board.caterpillars else _with_board(state, _board_with(board, CATERPILLARS, position), tasks)
+    if position == board.caterpillars:
+        return _with_tasks(state, tasks)
+    return _with_board(state, _board_with(board, CATERPILLARS, position), tasks)
 
 
-def _caterpillars(state: GameState, count: int) -> GameState:
-    """Advance the caterpillar track; each gnome space reached gives a gnome bonus."""
-    board = _board(state)
-    track = state.edition.fill.caterpillar_track
-    gnomes: list[Task] = []
-    position = board.caterpillars
+def _climb(game: Game, position: int, count: int) -> tuple[int, tuple[Task, ...]]:
+    """Where ``count`` caterpillars take the track from ``position``, and the gnome bonuses they reach."""
+    track = game.edition.fill.caterpillar_track
+    spaces = game.tables.gnome_spaces
+    gnomes: tuple[Task, ...] = ()
     for _ in range(count):
         if position >= track:
             break  # a full track takes no more caterpillars
         position += 1
-        if position in state.game.tables.gnome_spaces:
-            gnomes.append(T_GNOME)
+        if position in spaces:
+            gnomes += (T_GNOME,)
+    return position, gnomes
+
+
+def _caterpillars(state: GameState, count: int) -> GameState:
+    """Advance the caterpillar track; each gnome space reached gives a gnome bonus."""
+    board = state.boards[state.current]
+    position, gnomes = _climb(state.game, board.caterpillars, count)
     if position == board.caterpillars:
         return state
-    return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + tuple(gnomes))
+    return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + gnomes)
 
 
 def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: str = "") -> tuple[Task, ...]:
@@ -1147,7 +1156,7 @@ def _pair_actions(count: int) -> tuple[Action, ...]:
 @lru_cache(maxsize=1 << 12)
 def _empty_plot_actions(cells: tuple[str, ...]) -> tuple[Action, ...]:
     """A plot action for each empty plot (memoised: a bot weighs many states of one garden; a miss is a pass in C)."""
-    return tuple(compress(PLOT_ACTIONS, map(EMPTY.__eq__, cells)))  # cells[p] is plot p's
+    return tuple(compress(PLOT_ACTIONS, map(_IS_EMPTY, cells)))  # cells[p] is plot p's
 
 
 @lru_cache(maxsize=1 << 12)
@@ -1169,24 +1178,34 @@ _FREE_EDGES_BY_BYTE = tuple((shift, tuple(_free_in_byte(shift, byte) for byte in
 
 def _can_move(state: GameState, board: Board) -> bool:
     """Whether some butterfly can move (with ``"steps"`` every butterfly can: the garden is 5 plots wide)."""
-    if state.edition.rules.butterfly_counts == "steps":
+    if state.game.edition.rules.butterfly_counts == "steps":
         return board.butterflies != 0
-    return bool(_move_sources(state, board))
+    return any(_moves(state, board, p) for p in _plots_of(board.butterflies))
 
 
 def _move_sources(state: GameState, board: Board) -> list[Action]:
-    flies = board.butterflies
-    return [FROM_ACTIONS[p] for p in PLOTS if flies >> p & 1 and _moves(state, board, p)]
+    return [FROM_ACTIONS[p] for p in _plots_of(board.butterflies) if _moves(state, board, p)]
+
+
+def _plots_of(mask: int) -> list[int]:
+    """The plots of a plot mask, lowest first (by its set bits: a garden holds a few butterflies)."""
+    plots = []
+    while mask:
+        low = mask & -mask
+        plots.append(low.bit_length() - 1)
+        mask ^= low
+    return plots
 
 
 def _moves(state: GameState, board: Board, start: int) -> tuple[tuple[int, int], ...]:
     """(end plot, mask of plots entered) of each movement of the butterfly on ``start`` (RULES §6.6)."""
     tables = state.game.tables
-    if state.edition.rules.butterfly_counts == "steps":
+    rules = state.game.edition.rules
+    if rules.butterfly_counts == "steps":
         return tables.moves[start]
     # "new": filled spaces are passed over freely; the line stops after 1 to `butterfly_steps` newly filled ones.
     flies = board.butterflies
-    steps = state.edition.rules.butterfly_steps
+    steps = rules.butterfly_steps
     found = []
     for line in tables.rays[start]:
         mask = new = 0
