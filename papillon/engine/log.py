@@ -163,8 +163,8 @@ class GameLog:
         }
 
 
-def _dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+_dump = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""``json.dumps(data, separators=(",", ":"), ensure_ascii=False)`` with its encoder made once (``dumps`` makes one a call)."""
 
 
 def _dump_event(event: dict[str, Any]) -> str:

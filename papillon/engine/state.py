@@ -795,10 +795,17 @@ def _with_board(s: GameState, board: Board, tasks: tuple[Task, ...]) -> GameStat
     """``s`` with the loaded seat's ``board`` and pending ``tasks``."""
     boards = s.boards
     current = s.current
-    boards = (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])
+    boards = (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])  # _boards_with, without its frame
     new = _Slots(s.game, s.stage, s.round, current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
     new.__class__ = GameState
     return new  # type: ignore[return-value]
+
+
+def _boards_with(s: GameState, board: Board) -> tuple[Board, ...]:
+    """``s``'s boards with the loaded seat's ``board``."""
+    boards = s.boards
+    current = s.current
+    return (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])
 
 
 def _empties(cells: tuple[str, ...]) -> list[int]:
@@ -913,8 +920,11 @@ def _resolve_die(state: GameState, face: int, caterpillars_first: bool, parts: t
     position, gnomes = _climb(game, board.caterpillars, die.caterpillars)
     tasks = state.tasks + extra + gnomes if caterpillars_first else state.tasks + gnomes + extra
     if parts is not None:
-        state = _with_turn(state, state.pair, parts, tasks)
-        return state if position == board.caterpillars else _with_board(state, _board_with(board, CATERPILLARS, position), tasks)
+        if position == board.caterpillars:
+            return _with_turn(state, state.pair, parts, tasks)
+        s = state
+        boards = _boards_with(s, _board_with(board, CATERPILLARS, position))
+        return _state(s.game, s.stage, s.round, s.current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, parts, tasks, s.turns)
     if position == board.caterpillars:
         return _with_tasks(state, tasks)
     return _with_board(state, _board_with(board, CATERPILLARS, position), tasks)
@@ -1319,13 +1329,13 @@ def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
 
 def _apply(state: GameState, action: Action) -> GameState:
     kind = action.kind
-    board = _board(state)
+    board = state.boards[state.current]
     tasks = state.tasks
     if state.stage is S_START:
         return _with_board(state, _board_with(board, BUTTERFLIES, 1 << action.plot), tasks)
     if not tasks:
         if kind is K_PAIR:
-            return _with_turn(state, action.pair, _parts(state), tasks)
+            return _with_turn(state, action.pair, PARTS, tasks)
         assert action.part is not None
         return _start_part(state, action.part)
     task = tasks[-1]
