@@ -142,7 +142,7 @@ class GameLog:
             yield _dump({"end": self.end})
 
     def text(self) -> str:
-        return "\n".join(self.lines()) + "\n"
+        return "\n".join([*self.lines(), ""])
 
     @property
     def chance_count(self) -> int:
@@ -294,7 +294,7 @@ def play_game(
     lines: list[str] = []
     line = lines.append
     decision_line = _DECISION_LINES.get
-    chances = 0
+    chances = count = 0  # the chance events and all events so far (len(events))
     while True:
         stage = state.stage  # told by identity: a decision's stages first
         if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
@@ -302,6 +302,7 @@ def play_game(
                 break
             outcome = state.sample_chance(chance_rng(seed, chances))
             chances += 1
+            count += 1
             event: dict[str, Any] = {"chance": outcome}
             append(event)
             line(_dump_event(event))
@@ -311,8 +312,9 @@ def play_game(
         agent = agents[player]
         if agent is None:
             raise ValueError(f"player {player} is a person: the driver must ask them")
-        action = agent.choose(state, LazyRandom((seed, "bot", len(events))))
-        state = state.apply(action, player)
+        action = agent.choose(state, LazyRandom((seed, "bot", count)))
+        count += 1
+        state = state.apply(action)  # the lowest acting seat's: player's
         text = action.text if action.__class__ is Action else str(action)
         event = {"player": player, "action": text}
         append(event)

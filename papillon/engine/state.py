@@ -356,7 +356,7 @@ class GameState(_Slots):
         the lowest acting one), or after a chance outcome (a string like ``'roll 1 2 3'``);
         raises IllegalActionError (state unchanged) if not allowed."""
         stage = self.stage
-        if stage is S_DEAL or stage is S_REVEAL or stage is S_ROLL:
+        if stage is not S_TURN and (stage is S_DEAL or stage is S_REVEAL or stage is S_ROLL):  # a turn's decisions first
             if not isinstance(action, str):
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
             if player is not None:
@@ -405,17 +405,18 @@ class GameState(_Slots):
 
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
-        if self.stage is S_DEAL:
-            return _sample_deal(self.game, rng)
-        if self.stage is S_REVEAL:
-            edition = self.game.edition
+        stage = self.stage
+        edition = self.game.edition
+        if stage is S_ROLL:
+            faces = len(edition.die_faces)
+            return "roll " + " ".join([str(rng.randrange(faces) + 1) for _ in range(edition.dice)])
+        if stage is S_REVEAL:
             count = len(edition.cards)
             # The cards not seen: the zero bits of the seen mask, lowest first, read from its binary text in C.
             unseen = list(compress(range(count), map(_ZERO_DIGIT, format(self.seen, f"0{count}b")[::-1])))
             return "reveal " + ".".join(map(str, rng.sample(unseen, edition.decks)))
-        if self.stage is S_ROLL:
-            faces = len(self.edition.die_faces)
-            return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
+        if stage is S_DEAL:
+            return _sample_deal(self.game, rng)
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
 
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
