@@ -142,13 +142,19 @@ class Board(NamedTuple):
         """The garden side as a :class:`~papillon.garden.Garden`."""
         cells = tuple(map(Cell.parse, self.cells))  # memoised by code
         # The masks' bits read from their binary text, lowest first: a pass in C over every edge and plot.
-        bricks = frozenset(compress(EDGES, map(_ONE_DIGIT, format(self.bricks, _EDGE_DIGITS)[::-1])))
-        butterflies = frozenset(compress(PLOTS, map(_ONE_DIGIT, format(self.butterflies, _PLOT_DIGITS)[::-1])))
+        bricks = frozenset(compress(EDGES, _bits(self.bricks, _EDGE_DIGITS)))
+        butterflies = frozenset(compress(PLOTS, _bits(self.butterflies, _PLOT_DIGITS)))
         return Garden(cells, bricks, butterflies, tuple((meta or {}).items()))
 
 
-_ONE_DIGIT = "1".__eq__
-_ZERO_DIGIT = "0".__eq__
+def _bits(mask: int, digits: str, table: bytes = bytes.maketrans(b"01", b"\x00\x01")) -> bytes:
+    """Bit ``i`` of ``mask`` as byte ``i`` (0 or 1), for ``digits`` bits (a ``format`` spec, ``"040b"``): its binary
+    text reversed and translated, all in C (a Python loop over the bits costs more)."""
+    return format(mask, digits)[::-1].encode().translate(table)
+
+
+_CLEAR = bytes.maketrans(b"01", b"\x01\x00")
+"""``_bits``' table for the clear bits."""
 _EDGE_DIGITS = f"0{len(EDGES)}b"
 _PLOT_DIGITS = f"0{len(PLOTS)}b"
 
@@ -412,8 +418,8 @@ class GameState(_Slots):
             return "roll " + " ".join([str(rng.randrange(faces) + 1) for _ in range(edition.dice)])
         if stage is S_REVEAL:
             count = len(edition.cards)
-            # The cards not seen: the zero bits of the seen mask, lowest first, read from its binary text in C.
-            unseen = list(compress(range(count), map(_ZERO_DIGIT, format(self.seen, f"0{count}b")[::-1])))
+            # The cards not seen: the clear bits of the seen mask, lowest first.
+            unseen = list(compress(range(count), _bits(self.seen, f"0{count}b", _CLEAR)))
             return "reveal " + ".".join(map(str, rng.sample(unseen, edition.decks)))
         if stage is S_DEAL:
             return _sample_deal(self.game, rng)
@@ -810,15 +816,11 @@ def _boards_with(s: GameState, board: Board) -> tuple[Board, ...]:
 
 
 def _empties(cells: tuple[str, ...]) -> list[int]:
-    return list(compress(PLOTS, map(_IS_EMPTY, cells)))  # cells[p] is plot p's: a pass in C
+    return [p for p in PLOTS if cells[p] == EMPTY]
 
 
 def _empty_fields(cells: tuple[str, ...]) -> list[int]:
-    return list(compress(PLOTS, map(_IS_FIELD, cells)))
-
-
-_IS_EMPTY = EMPTY.__eq__
-_IS_FIELD = FIELD.__eq__
+    return [p for p in PLOTS if cells[p] == FIELD]
 
 
 def _auto(state: GameState) -> GameState | None:
@@ -1166,8 +1168,8 @@ def _pair_actions(count: int) -> tuple[Action, ...]:
 
 @lru_cache(maxsize=1 << 12)
 def _empty_plot_actions(cells: tuple[str, ...]) -> tuple[Action, ...]:
-    """A plot action for each empty plot (memoised: a bot weighs many states of one garden; a miss is a pass in C)."""
-    return tuple(compress(PLOT_ACTIONS, map(_IS_EMPTY, cells)))  # cells[p] is plot p's
+    """A plot action for each empty plot (memoised: a bot weighs many states of one garden)."""
+    return tuple([PLOT_ACTIONS[p] for p in PLOTS if cells[p] == EMPTY])
 
 
 @lru_cache(maxsize=1 << 12)
