@@ -17,11 +17,12 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
+from papillon.edition import edition_from_toml
 from papillon.engine import make_bot, new_game, play_game
 from papillon.engine.actions import EDGE_ACTIONS, PLOT_ACTIONS
 from papillon.engine.log import game_seed
-from papillon.engine.seeded import LazyRandom, derive_seed
-from papillon.engine.state import _empty_plot_actions, _free_edge_actions
+from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix
+from papillon.engine.state import _can_move, _empty_plot_actions, _free_edge_actions, _move_sources, _moves
 from papillon.errors import IllegalActionError
 from papillon.garden import Cell, Garden
 from papillon.grid import EDGES, PLOTS
@@ -112,3 +113,22 @@ def test_a_bots_randrange_is_random_randranges():
     ]
     with pytest.raises(ValueError):
         LazyRandom((1, "bot", 3)).randrange(0)
+
+
+def test_a_bots_generator_given_its_hash_prefix_draws_as_without():
+    prefix = hash_prefix(77, "bot")
+    for n in (0, 5, 1023, 1024, 5000):
+        assert [LazyRandom((77, "bot", n), prefix).randrange(9) for _ in range(2)] == [LazyRandom((77, "bot", n)).randrange(9)] * 2
+        given, plain = LazyRandom((77, "bot", n), prefix), random.Random(derive_seed(77, "bot", n))
+        assert [given.randrange(6), given.random(), given.randrange(1000)] == [plain.randrange(6), plain.random(), plain.randrange(1000)]
+
+
+def test_the_butterflies_that_may_move_by_mask_are_those_with_a_movement():
+    edition = edition_from_toml('[rules]\nbutterfly_counts = "new"\nbutterfly_steps = 2\nbutterfly_diagonal = true\n')
+    state = new_game(("Ann",), edition)
+    rng = random.Random(8)
+    for _ in range(300):
+        board = state.boards[0]._replace(butterflies=rng.getrandbits(len(PLOTS)) & rng.getrandbits(len(PLOTS)))
+        plain = [p for p in PLOTS if board.butterflies >> p & 1 and _moves(state, board, p)]
+        assert [a.plot for a in _move_sources(state, board)] == plain
+        assert _can_move(state, board) == bool(plain)

@@ -48,7 +48,7 @@ from typing import Any
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
-from papillon.engine.seeded import LazyRandom, derive_seed
+from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
@@ -295,6 +295,7 @@ def play_game(
     line = lines.append
     decision_line = _DECISION_LINES.get
     chances = count = 0  # the chance events and all events so far (len(events))
+    bot_prefix = hash_prefix(seed, "bot")  # each decision's LazyRandom((seed, "bot", n)) hashes n after it
     while True:
         stage = state.stage  # told by identity: a decision's stages first
         if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
@@ -312,7 +313,7 @@ def play_game(
         agent = agents[player]
         if agent is None:
             raise ValueError(f"player {player} is a person: the driver must ask them")
-        action = agent.choose(state, LazyRandom((seed, "bot", count)))
+        action = agent.choose(state, LazyRandom((seed, "bot", count), bot_prefix))
         count += 1
         state = state.apply(action)  # the lowest acting seat's: player's
         text = action.text if action.__class__ is Action else str(action)

@@ -1191,13 +1191,25 @@ _FREE_EDGES_BY_BYTE = tuple((shift, tuple(_free_in_byte(shift, byte) for byte in
 
 def _can_move(state: GameState, board: Board) -> bool:
     """Whether some butterfly can move (with ``"steps"`` every butterfly can: the garden is 5 plots wide)."""
-    if state.game.edition.rules.butterfly_counts == "steps":
-        return board.butterflies != 0
-    return any(_moves(state, board, p) for p in _plots_of(board.butterflies))
+    rules = state.game.edition.rules
+    flies = board.butterflies
+    if rules.butterfly_counts == "steps":
+        return flies != 0
+    if rules.butterfly_steps >= 1:  # see _move_sources
+        reach = state.game.tables.reach
+        return any(reach[p] & ~flies for p in _plots_of(flies))
+    return any(_moves(state, board, p) for p in _plots_of(flies))
 
 
 def _move_sources(state: GameState, board: Board) -> list[Action]:
-    return [FROM_ACTIONS[p] for p in _plots_of(board.butterflies) if _moves(state, board, p)]
+    flies = board.butterflies
+    rules = state.game.edition.rules
+    if rules.butterfly_counts != "steps" and rules.butterfly_steps >= 1:
+        # "new": a butterfly moves when a line from it holds a plot without a butterfly (its first such plot
+        # is one newly filled, within the steps): a mask test, not its every movement.
+        reach = state.game.tables.reach
+        return [FROM_ACTIONS[p] for p in _plots_of(flies) if reach[p] & ~flies]
+    return [FROM_ACTIONS[p] for p in _plots_of(flies) if _moves(state, board, p)]
 
 
 def _plots_of(mask: int) -> list[int]:
@@ -1315,16 +1327,28 @@ def _gnome_options(state: GameState, board: Board, task: GnomeBonus) -> list[tup
 
 
 def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
-    action = effect.action
-    if action in ("stamp_any", "field"):
+    need = _NEEDS.get(effect.action)  # one look-up, not a string comparison per kind
+    if need is _NEEDS_EMPTY_PLOT:
         return EMPTY in board.cells
-    if action == "brick":
-        return board.bricks != (1 << len(EDGES)) - 1
-    if action in ("fill", "critter_fill"):
-        return bool(_fill_targets(state.game.tables, board, action == "fill"))
-    if action == "move":
+    if need is _NEEDS_FREE_EDGE:
+        return board.bricks != ALL_EDGES
+    if need is _NEEDS_BUBBLE:
+        return bool(_fill_targets(state.game.tables, board, effect.action == "fill"))
+    if need is _NEEDS_MOVE:
         return _can_move(state, board)
     return True  # fill_or_move: a butterfly can always move, or a space be filled
+
+
+_NEEDS_EMPTY_PLOT, _NEEDS_FREE_EDGE, _NEEDS_BUBBLE, _NEEDS_MOVE = "empty plot", "free edge", "bubble", "move"
+_NEEDS = {
+    "stamp_any": _NEEDS_EMPTY_PLOT,
+    "field": _NEEDS_EMPTY_PLOT,
+    "brick": _NEEDS_FREE_EDGE,
+    "fill": _NEEDS_BUBBLE,
+    "critter_fill": _NEEDS_BUBBLE,
+    "move": _NEEDS_MOVE,
+}
+"""What each effect needs to be carried out (RULES §6.9), by its action."""
 
 
 # --------------------------------------------------------------------------- applying a decision

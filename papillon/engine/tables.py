@@ -44,6 +44,8 @@ class Tables:
     moves: tuple[tuple[tuple[int, int], ...], ...]
     """For each plot: (end plot, mask of plots entered) of every legal butterfly movement (``butterfly_counts = "steps"``)."""
     rays: tuple[tuple[tuple[int, ...], ...], ...]
+    reach: tuple[int, ...]
+    """The mask of every plot on a ray from each plot (where a butterfly there may fly, counting "new" plots)."""
     """For each plot: the plots of each straight line from it to the garden's edge (``butterfly_counts = "new"``)."""
     field_codes: frozenset[str]
     critter_codes: frozenset[str]
@@ -78,6 +80,7 @@ def _tables(edition: Edition) -> Tables:
         neighbours=ADJACENCIES[rules.adjacency],
         moves=tuple(moves),
         rays=rays,
+        reach=tuple(sum(1 << q for line in lines for q in line) for lines in rays),
         field_codes=frozenset({FIELD, *edition.occupant_codes}),
         critter_codes=frozenset(edition.critters),
         feature_codes=frozenset(edition.features),
