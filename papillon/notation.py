@@ -130,22 +130,28 @@ def format_garden(garden: Garden) -> str:
     return "\n".join([*lines, "", format_grid(garden)])
 
 
+_PLOT_AT = tuple(tuple(plot_at(col, row) for col in range(SIZE)) for row in range(SIZE))
+_EDGE_RIGHT = tuple(edge_right(plot) for plot in range(SIZE * SIZE))
+_EDGE_BELOW = tuple(edge_below(plot) for plot in range(SIZE * SIZE))
+"""The grid's geometry, worked out once: every game's log writes its final gardens."""
+
+
 def format_grid(garden: Garden) -> str:
     """Just the grid of the notation (column header, rows, edge lines), for showing a garden."""
     lines = [COLUMN_HEADER]
     for row in range(SIZE):
         line = list(f"{row + 1:>2}".ljust(cell_column(SIZE)))
         for col in range(SIZE):
-            plot = plot_at(col, row)
+            plot = _PLOT_AT[row][col]
             text = garden.cells[plot].code + ("*" if plot in garden.butterflies else "")
             line += [" "] * (cell_column(col) + CELL_WIDTH - len(line))
             line[cell_column(col) : cell_column(col) + len(text)] = text
-            right = edge_right(plot)
+            right = _EDGE_RIGHT[plot]
             if right is not None:
                 line += [" "] * (edge_column(col) + 1 - len(line))
                 line[edge_column(col)] = "|" if right in garden.bricks else " "
         lines.append("".join(line).rstrip())
-        below = [edge_below(plot_at(col, row)) for col in range(SIZE)]
+        below = [_EDGE_BELOW[plot] for plot in _PLOT_AT[row]]
         if any(edge in garden.bricks for edge in below if edge):
             edge_line = "".join(
                 " " * (cell_column(col) - cell_column(col - 1) - CELL_WIDTH if col else cell_column(0))

@@ -36,19 +36,21 @@ on the interleaving.
 
 from __future__ import annotations
 
+import _random
 import itertools
 import json
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from operator import is_
 from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot
-from papillon.engine.seeded import LazyRandom, derive_seed
+from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix
 from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
-from papillon.engine.tasks import GnomeBonus
+from papillon.engine.tasks import GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import json_reason, loads_json
 from papillon.notation import player_name
@@ -57,6 +59,10 @@ from papillon.seeds import MAX_SEED
 LOG_FORMAT = "papillon-game-log"
 LOG_VERSION = 2
 READS_VERSIONS = (1, 2)
+S_OVER = Stage.OVER
+S_TURN = Stage.TURN
+S_BONUS = Stage.BONUS
+S_START = Stage.START
 
 
 def game_seed(master: int, index: int) -> int:
@@ -80,6 +86,10 @@ class GameLog:
     Kept beside the events, never among them: a bot's draws and the undo marks count events."""
     _chances: tuple[int, object, int] = field(default=(0, None, 0), init=False, repr=False, compare=False)
     """:attr:`chance_count`'s last count: (events counted, the last of them, chance events among them)."""
+    _written: tuple[tuple[dict[str, Any], ...], list[str]] | None = field(default=None, init=False, repr=False, compare=False)
+    """The events :func:`play_game` recorded and their lines, written as it went (it knows each decision's seat is
+    an int and its text a str, so a line is one look-up); :meth:`lines` uses them while the events are those very
+    records.  An event is a record: appended, taken back, never edited in place (nothing in papillon edits one)."""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -110,6 +120,15 @@ class GameLog:
 
     def lines(self) -> Iterator[str]:
         yield self.header_line()
+        if not self.hints:  # a bot's game: the events alone
+            events, written = self.events, self._written
+            if written is not None and len(written[0]) == len(events) and all(map(is_, written[0], events)):
+                yield from written[1]
+            else:
+                yield from map(_dump_event, events)
+            if self.end is not None:
+                yield _dump({"end": self.end})
+            return
         hints = sorted(self.hints, key=lambda hint: hint[0])  # stable: hints at one place keep their order
         shown = 0
         for index, event in enumerate(self.events):
@@ -123,7 +142,7 @@ class GameLog:
             yield _dump({"end": self.end})
 
     def text(self) -> str:
-        return "\n".join(self.lines()) + "\n"
+        return "\n".join([*self.lines(), ""])
 
     @property
     def chance_count(self) -> int:
@@ -144,17 +163,14 @@ class GameLog:
         }
 
 
-def _dump(data: Any) -> str:
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+_dump = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+"""``json.dumps(data, separators=(",", ":"), ensure_ascii=False)`` with its encoder made once (``dumps`` makes one a call)."""
 
 
 def _dump_event(event: dict[str, Any]) -> str:
     """:func:`_dump` of an event, written directly when JSON would write it as it is (a game has hundreds)."""
-    if len(event) == 1:
-        chance = event.get("chance")
-        if chance.__class__ is str and _plain(chance):
-            return '{"chance":"' + chance + '"}'
-    elif len(event) == 2:
+    size = len(event)
+    if size == 2:  # a decision, the commonest
         player, action = event.get("player"), event.get("action")
         if player.__class__ is int and action.__class__ is str and next(iter(event)) == "player":
             key = (player, action)
@@ -166,6 +182,10 @@ def _dump_event(event: dict[str, Any]) -> str:
                     _DECISION_LINES.clear()
                 line = _DECISION_LINES[key] = '{"player":' + str(player) + ',"action":"' + action + '"}'
                 return line
+    elif size == 1:
+        chance = event.get("chance")
+        if chance.__class__ is str and _plain(chance):
+            return '{"chance":"' + chance + '"}'
     return _dump(event)
 
 
@@ -180,7 +200,15 @@ def _plain(text: str) -> bool:
 
 
 def chance_rng(seed: int, index: int) -> random.Random:
-    return random.Random(derive_seed(seed, "chance", index))
+    """``random.Random(derive_seed(seed, "chance", index))``, seeded without ``Random.__init__``'s and ``seed``'s Python frames."""
+    rng = _new_random(random.Random)
+    _seed_random(rng, derive_seed(seed, "chance", index))
+    rng.gauss_next = None  # type: ignore[attr-defined]
+    return rng
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed
 
 
 def bot_rng(seed: int, decision: int) -> random.Random:
@@ -260,8 +288,39 @@ def play_game(
     names = list(names or [a.name for a in agents])
     state = new_game(names, edition)
     log = GameLog(seed, edition, [{"name": n, "bot": a.name} for n, a in zip(names, agents, strict=True)])
-    while not state.is_over():
-        state = step(state, log, agents)
+    # step() and decide() inlined: the log grows only here, so the chance events are counted as they come.
+    events = log.events
+    append = events.append
+    lines: list[str] = []
+    line = lines.append
+    decision_line = _DECISION_LINES.get
+    chances = count = 0  # the chance events and all events so far (len(events))
+    bot_prefix = hash_prefix(seed, "bot")  # each decision's LazyRandom((seed, "bot", n)) hashes n after it
+    while True:
+        stage = state.stage  # told by identity: a decision's stages first
+        if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
+            if stage is S_OVER:
+                break
+            outcome = state.sample_chance(chance_rng(seed, chances))
+            chances += 1
+            count += 1
+            event: dict[str, Any] = {"chance": outcome}
+            append(event)
+            line(_dump_event(event))
+            state = state.apply(outcome)
+            continue
+        player = state.current  # the lowest acting seat, as state.player
+        agent = agents[player]
+        if agent is None:
+            raise ValueError(f"player {player} is a person: the driver must ask them")
+        action = agent.choose(state, LazyRandom((seed, "bot", count), bot_prefix))
+        count += 1
+        state = state.apply(action)  # the lowest acting seat's: player's
+        text = action.text if action.__class__ is Action else str(action)
+        event = {"player": player, "action": text}
+        append(event)
+        line(decision_line((player, text)) or _dump_event(event))
+    log._written = (tuple(events), lines)
     log.finish(state)
     return state, log
 

@@ -20,6 +20,9 @@ _random_float = _random.Random.random
 _getrandbits = _random.Random.getrandbits
 _getstate = random.Random.getstate
 _setstate = random.Random.setstate
+_randrange = random.Random.randrange
+_ONE = 1
+"""``randrange``'s default step: ``random.Random.randrange`` tells a missing step by identity with the int 1."""
 
 
 def derive_seed(seed: int, *parts: object) -> int:
@@ -30,18 +33,42 @@ def derive_seed(seed: int, *parts: object) -> int:
     the hash of the text before it is kept and copied: hashing is a stream, and the text's
     bytes are the prefix's followed by the last part's, so the digest is the same.
     """
-    if not parts:
+    if len(parts) == 2:  # (s, "bot", n), (s, "chance", k): a game's every decision and chance event
+        head, last = parts
+        key: tuple[object, ...] = (seed, head)
+        prefix = _PREFIXES.get(key)
+        if prefix is not None and last.__class__ is int and 0 <= last < NUMBERS:
+            hasher = prefix.copy()
+            hasher.update(_NUMBERS[last])
+            return _from_bytes(hasher.digest(), "big")
+    elif not parts:
         return int.from_bytes(blake2b(str(seed).encode(), digest_size=8).digest(), "big")
-    *head, last = parts
+    else:
+        *heads, last = parts
+        key = (seed, *heads)
+    hasher = hash_prefix(seed, *key[1:]).copy()
+    hasher.update(_NUMBERS[last] if last.__class__ is int and 0 <= last < NUMBERS else str(last).encode())
+    return _from_bytes(hasher.digest(), "big")
+
+
+_from_bytes = int.from_bytes
+
+
+NUMBERS = 1024
+_NUMBERS = tuple(str(n).encode() for n in range(NUMBERS))
+"""The text of each small number, as the hash reads it (a game's decisions and chance events are numbered)."""
+
+
+def hash_prefix(seed: int, *head: object) -> Any:
+    """The hash of the text of ``(seed, *head)`` followed by ``:``: :func:`derive_seed` ``(seed, *head, n)``
+    copies it and reads ``n``.  A driver that numbers its decisions gives it to each :class:`LazyRandom`."""
     key = (seed, *head)
     prefix = _PREFIXES.get(key)
     if prefix is None:
         if len(_PREFIXES) >= PREFIXES:
             _PREFIXES.clear()
         prefix = _PREFIXES[key] = blake2b((":".join(map(str, key)) + ":").encode(), digest_size=8)
-    hasher = prefix.copy()
-    hasher.update(str(last).encode())
-    return int.from_bytes(hasher.digest(), "big")
+    return prefix
 
 
 def _plain_derive_seed(seed: int, *parts: object) -> int:
@@ -63,8 +90,11 @@ class LazyRandom(random.Random):
     replacing the state seeds it first too, so nothing can see the difference.
     """
 
-    def __init__(self, key: tuple[Any, ...] = (0,)) -> None:  # the default: copy and pickle build one empty, then set its state
+    def __init__(self, key: tuple[Any, ...] = (0,), prefix: Any = None) -> None:
+        # The default key: copy and pickle build one empty, then set its state.  ``prefix``: the hash of the key's
+        # text before its last part (:func:`hash_prefix`), when the caller has it, the last part being a number.
         self._key: tuple[Any, ...] | None = key
+        self._prefix = prefix
         self.gauss_next = None
 
     def _start(self) -> None:
@@ -82,6 +112,28 @@ class LazyRandom(random.Random):
         if self._key is not None:
             self._start()
         return _getrandbits(self, k)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = _ONE) -> int:
+        # ``randrange(n)`` (a bot's pick among n actions) drawn as ``random.Random`` draws it, by
+        # ``getrandbits(n.bit_length())`` until below n, without its three Python frames; the rest as it is.
+        if stop is None and step is _ONE and start.__class__ is int and start > 0:
+            key = self._key
+            if key is not None:  # _start, without its frame (nor derive_seed's, given the prefix)
+                self._key = None
+                prefix = self._prefix
+                if prefix is None:
+                    _seed(self, derive_seed(*key))
+                else:
+                    hasher = prefix.copy()
+                    number = key[-1]
+                    hasher.update(_NUMBERS[number] if 0 <= number < NUMBERS else str(number).encode())
+                    _seed(self, _from_bytes(hasher.digest(), "big"))
+            bits = start.bit_length()
+            found = _getrandbits(self, bits)
+            while found >= start:
+                found = _getrandbits(self, bits)
+            return found
+        return _randrange(self, start, stop, step)
 
     def randbytes(self, n: int) -> bytes:
         return self.getrandbits(n * 8).to_bytes(n, "little")

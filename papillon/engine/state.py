@@ -31,10 +31,10 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import FrozenInstanceError, dataclass
 from functools import cache, lru_cache
-from itertools import repeat
-from operator import is_
+from itertools import compress, repeat
+from operator import attrgetter, is_
 from typing import Any, NamedTuple
 
 from papillon.edition import FEATURE_TYPES, Card, DieFace, Edition, Effect, standard_edition
@@ -140,11 +140,23 @@ class Board(NamedTuple):
 
     def garden(self, meta: dict[str, str] | None = None) -> Garden:
         """The garden side as a :class:`~papillon.garden.Garden`."""
-        cells = tuple(Cell.parse(code) for code in self.cells)
-        bricks = frozenset(EDGES[i] for i in range(len(EDGES)) if self.bricks >> i & 1)
-        butterflies = frozenset(p for p in PLOTS if self.butterflies >> p & 1)
+        cells = tuple(map(Cell.parse, self.cells))  # memoised by code
+        # The masks' bits read from their binary text, lowest first: a pass in C over every edge and plot.
+        bricks = frozenset(compress(EDGES, _bits(self.bricks, _EDGE_DIGITS)))
+        butterflies = frozenset(compress(PLOTS, _bits(self.butterflies, _PLOT_DIGITS)))
         return Garden(cells, bricks, butterflies, tuple((meta or {}).items()))
 
+
+def _bits(mask: int, digits: str, table: bytes = bytes.maketrans(b"01", b"\x00\x01")) -> bytes:
+    """Bit ``i`` of ``mask`` as byte ``i`` (0 or 1), for ``digits`` bits (a ``format`` spec, ``"040b"``): its binary
+    text reversed and translated, all in C (a Python loop over the bits costs more)."""
+    return format(mask, digits)[::-1].encode().translate(table)
+
+
+_CLEAR = bytes.maketrans(b"01", b"\x01\x00")
+"""``_bits``' table for the clear bits."""
+_EDGE_DIGITS = f"0{len(EDGES)}b"
+_PLOT_DIGITS = f"0{len(PLOTS)}b"
 
 CELLS, BRICKS, BUTTERFLIES, LADDERS, TRACKS, RONDEL_FIELD, CATERPILLARS, CRITTERS = range(len(Board._fields))
 assert Board._fields[CRITTERS] == "critters" and Board._fields[RONDEL_FIELD] == "rondel", "update the field numbers"
@@ -173,69 +185,140 @@ class Game:
     tables: Tables
 
 
-@dataclass(frozen=True, slots=True)
-class GameState:
-    """A moment of a game.  Build the first one with :func:`new_game`.
+class _Slots:
+    """A :class:`GameState`'s slots, written by this plain class's constructor: its attribute stores are the
+    interpreter's fastest (a frozen class's go through ``object.__setattr__``, several times slower), and a
+    state is made at nearly every step.  The new object then becomes a :class:`GameState`, which refuses
+    every assignment (:func:`_state`)."""
 
-    ``stage`` is a :class:`~papillon.engine.tasks.Stage`: ``DEAL``, ``REVEAL`` and ``ROLL``
-    (chance nodes), ``START`` (each player fills their first butterfly), ``BONUS`` (the
-    round bonus), ``TURN`` (a player takes and resolves a pair) or ``OVER``.  ``tasks`` is
-    the current player's pending work (:mod:`papillon.engine.tasks`), the last on top.
-    """
-
+    __slots__ = (  # noqa: RUF023 -- in the fields' order: _STATE_FIELDS, __eq__ and __hash__ read them so
+        "game",
+        "stage",
+        "round",
+        "current",
+        "boards",
+        "display",
+        "revealed",
+        "seen",
+        "roll",
+        "pair",
+        "parts",
+        "tasks",
+        "turns",
+        "_legal",
+        "_hash",
+    )
     game: Game
     stage: Stage
     round: int
     current: int
     boards: tuple[Board, ...]
-    display: tuple[str, ...] = ()
-    revealed: tuple[int, ...] = ()
-    """This round's cards (indices into ``edition.cards``), one per deck; empty before the reveal."""
-    seen: int = 0
-    """Bit mask of every card revealed so far: the past, never the future (no deck order is held)."""
-    roll: tuple[int, ...] = ()
-    pair: int = -1
-    parts: tuple[Part, ...] = ()
-    tasks: tuple[Task, ...] = ()
-    turns: tuple[Turn | None, ...] = ()
-    """Each seat's turn this round (START, BONUS, TURN), None once finished.  The loaded seat's own
-    entry (``current``) is out of date: its turn is in ``pair``, ``parts`` and ``tasks``."""
-    _legal: tuple[Action, ...] | None = field(default=None, init=False, repr=False, compare=False)
-    _hash: int | None = field(default=None, init=False, repr=False, compare=False)
+    display: tuple[str, ...]
+    revealed: tuple[int, ...]
+    seen: int
+    roll: tuple[int, ...]
+    pair: int
+    parts: tuple[Part, ...]
+    tasks: tuple[Task, ...]
+    turns: tuple[Turn | None, ...]
+    _legal: tuple[Action, ...] | None
+    _hash: int | None
+
+    def __init__(
+        self,
+        game: Game,
+        stage: Stage,
+        round: int,
+        current: int,
+        boards: tuple[Board, ...],
+        display: tuple[str, ...],
+        revealed: tuple[int, ...],
+        seen: int,
+        roll: tuple[int, ...],
+        pair: int,
+        parts: tuple[Part, ...],
+        tasks: tuple[Task, ...],
+        turns: tuple[Turn | None, ...],
+    ) -> None:
+        self.game = game
+        self.stage = stage
+        self.round = round
+        self.current = current
+        self.boards = boards
+        self.display = display
+        self.revealed = revealed
+        self.seen = seen
+        self.roll = roll
+        self.pair = pair
+        self.parts = parts
+        self.tasks = tasks
+        self.turns = turns
+        self._legal = None
+        self._hash = None
+
+
+class GameState(_Slots):
+    """A moment of a game (immutable).  Build the first one with :func:`new_game`.
+
+    ``stage`` is a :class:`~papillon.engine.tasks.Stage`: ``DEAL``, ``REVEAL`` and ``ROLL``
+    (chance nodes), ``START`` (each player fills their first butterfly), ``BONUS`` (the
+    round bonus), ``TURN`` (a player takes and resolves a pair) or ``OVER``.  ``tasks`` is
+    the current player's pending work (:mod:`papillon.engine.tasks`), the last on top.
+    ``revealed`` holds this round's cards (indices into ``edition.cards``), one per deck, empty
+    before the reveal; ``seen`` is the bit mask of every card revealed so far (the past, never
+    the future: no deck order is held).  ``turns`` is each seat's turn this round (START, BONUS,
+    TURN), None once finished; the loaded seat's own entry (``current``) is out of date: its turn
+    is in ``pair``, ``parts`` and ``tasks``.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        game: Game,
+        stage: Stage,
+        round: int,
+        current: int,
+        boards: tuple[Board, ...],
+        display: tuple[str, ...] = (),
+        revealed: tuple[int, ...] = (),
+        seen: int = 0,
+        roll: tuple[int, ...] = (),
+        pair: int = -1,
+        parts: tuple[Part, ...] = (),
+        tasks: tuple[Task, ...] = (),
+        turns: tuple[Turn | None, ...] = (),
+    ) -> GameState:
+        return _state(game, stage, round, current, boards, display, revealed, seen, roll, pair, parts, tasks, turns)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass  # __new__ wrote every field
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not GameState:
+            return NotImplemented
+        return self is other or _fields_of(self) == _fields_of(other)
+
+    def __repr__(self) -> str:
+        return "GameState(" + ", ".join(f"{name}={value!r}" for name, value in zip(_STATE_FIELDS, _fields_of(self), strict=True)) + ")"
 
     def __hash__(self) -> int:
-        # Bots remember states by value (GreedyBot's memo): hashed once, as the dataclass would hash it.
+        # Bots remember states by value (GreedyBot's memo): hashed once, by the fields __eq__ compares.
         found = self._hash
         if found is None:
-            found = hash(
-                (
-                    self.game,
-                    self.stage,
-                    self.round,
-                    self.current,
-                    self.boards,
-                    self.display,
-                    self.revealed,
-                    self.seen,
-                    self.roll,
-                    self.pair,
-                    self.parts,
-                    self.tasks,
-                    self.turns,
-                )
-            )
+            found = hash(_fields_of(self))
             _set_hash(self, found)
         return found
 
-    def __getstate__(self) -> list[Any]:
+    def __reduce__(self) -> tuple[Any, ...]:
         # What pickle and copy keep: the fields, not the memos (a str's hash differs from one process to the next).
-        return [getattr(self, name) for name in _STATE_FIELDS]
-
-    def __setstate__(self, values: list[Any]) -> None:
-        for name, value in zip(_STATE_FIELDS, values, strict=True):
-            _set(self, name, value)
-        _set(self, "_legal", None)
-        _set(self, "_hash", None)
+        return (_state, _fields_of(self))
 
     # -- the OpenSpiel surface ----------------------------------------------------
 
@@ -278,7 +361,8 @@ class GameState:
         """The state after seat ``player``'s ``action`` (an :class:`Action` or its text; default seat:
         the lowest acting one), or after a chance outcome (a string like ``'roll 1 2 3'``);
         raises IllegalActionError (state unchanged) if not allowed."""
-        if self.stage in _CHANCE:
+        stage = self.stage
+        if stage is not S_TURN and (stage is S_DEAL or stage is S_REVEAL or stage is S_ROLL):  # a turn's decisions first
             if not isinstance(action, str):
                 raise IllegalActionError(f"a chance outcome is a string like 'roll 1 2 3', got {action!r}")
             if player is not None:
@@ -327,14 +411,18 @@ class GameState:
 
     def sample_chance(self, rng: random.Random) -> str:
         """A chance outcome drawn from ``rng`` (only at a chance node)."""
-        if self.stage is S_DEAL:
+        stage = self.stage
+        edition = self.game.edition
+        if stage is S_ROLL:
+            faces = len(edition.die_faces)
+            return "roll " + " ".join([str(rng.randrange(faces) + 1) for _ in range(edition.dice)])
+        if stage is S_REVEAL:
+            count = len(edition.cards)
+            # The cards not seen: the clear bits of the seen mask, lowest first.
+            unseen = list(compress(range(count), _bits(self.seen, f"0{count}b", _CLEAR)))
+            return "reveal " + ".".join(map(str, rng.sample(unseen, edition.decks)))
+        if stage is S_DEAL:
             return _sample_deal(self.game, rng)
-        if self.stage is S_REVEAL:
-            unseen = [c for c in range(len(self.edition.cards)) if not self.seen >> c & 1]
-            return "reveal " + ".".join(map(str, rng.sample(unseen, self.edition.decks)))
-        if self.stage is S_ROLL:
-            faces = len(self.edition.die_faces)
-            return "roll " + " ".join(str(rng.randrange(faces) + 1) for _ in range(self.edition.dice))
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
 
     def chance_outcomes(self) -> tuple[tuple[str, float], ...]:
@@ -406,46 +494,12 @@ def after_legal(state: GameState, action: Action) -> GameState:
     return _settle(_apply(state, action))
 
 
-_STATE_FIELDS = tuple(f.name for f in fields(GameState) if not f.name.startswith("_"))
-assert _STATE_FIELDS == (
-    "game",
-    "stage",
-    "round",
-    "current",
-    "boards",
-    "display",
-    "revealed",
-    "seen",
-    "roll",
-    "pair",
-    "parts",
-    "tasks",
-    "turns",
-), "update _state"
+_STATE_FIELDS = _Slots.__slots__[:-2]
+assert _STATE_FIELDS[-1] == "turns", "update _state"
+_fields_of = attrgetter(*_STATE_FIELDS)
 _set = object.__setattr__
-_new_state = object.__new__
-# Each slot's own setter: a new state is written slot by slot (a frozen dataclass's __init__ and
-# dataclasses.replace cost several times more, and a state is made for every action weighed).
-(
-    _set_game,
-    _set_stage,
-    _set_round,
-    _set_current,
-    _set_boards,
-    _set_display,
-    _set_revealed,
-    _set_seen,
-    _set_roll,
-    _set_pair,
-    _set_parts,
-    _set_tasks,
-    _set_turns,
-    _set_legal,
-    _set_hash,
-) = (getattr(GameState, name).__set__ for name in (*_STATE_FIELDS, "_legal", "_hash"))
-
-
-_SETTERS = tuple((name, getattr(GameState, name).__set__) for name in _STATE_FIELDS)
+_set_legal = vars(_Slots)["_legal"].__set__  # a state's memos are written past its refusal
+_set_hash = vars(_Slots)["_hash"].__set__
 
 
 def _state(
@@ -464,43 +518,28 @@ def _state(
     turns: tuple[Turn | None, ...],
 ) -> GameState:
     """A new state of these fields."""
-    new = _new_state(GameState)
-    _set_game(new, game)
-    _set_stage(new, stage)
-    _set_round(new, round)
-    _set_current(new, current)
-    _set_boards(new, boards)
-    _set_display(new, display)
-    _set_revealed(new, revealed)
-    _set_seen(new, seen)
-    _set_roll(new, roll)
-    _set_pair(new, pair)
-    _set_parts(new, parts)
-    _set_tasks(new, tasks)
-    _set_turns(new, turns)
-    _set_legal(new, None)
-    _set_hash(new, None)
-    return new
+    new = _Slots(game, stage, round, current, boards, display, revealed, seen, roll, pair, parts, tasks, turns)
+    new.__class__ = GameState  # the same slots: from now on it refuses assignments
+    return new  # type: ignore[return-value]
 
 
 def _evolve(state: GameState, **changes: Any) -> GameState:
     """A copy of ``state`` with ``changes`` (by field name)."""
-    new = _new_state(GameState)
-    for name, setter in _SETTERS:
-        setter(new, changes[name] if name in changes else getattr(state, name))
-    _set_legal(new, None)
-    _set_hash(new, None)
-    return new
+    return _state(*[changes.get(name, value) for name, value in zip(_STATE_FIELDS, _fields_of(state), strict=True)])
 
 
 def _with_tasks(s: GameState, tasks: tuple[Task, ...]) -> GameState:
     """``s`` with its loaded seat's pending tasks ``tasks`` (the commonest step of all)."""
-    return _state(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
+    new = _Slots(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
+    new.__class__ = GameState  # as _state, without its frame
+    return new  # type: ignore[return-value]
 
 
 def _with_turn(s: GameState, pair: int, parts: tuple[Part, ...], tasks: tuple[Task, ...]) -> GameState:
     """``s`` with its loaded seat's turn at ``pair``, ``parts`` and ``tasks``."""
-    return _state(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, pair, parts, tasks, s.turns)
+    new = _Slots(s.game, s.stage, s.round, s.current, s.boards, s.display, s.revealed, s.seen, s.roll, pair, parts, tasks, s.turns)
+    new.__class__ = GameState
+    return new  # type: ignore[return-value]
 
 
 def _with_seat(s: GameState, current: int, turn: Turn, turns: tuple[Turn | None, ...]) -> GameState:
@@ -520,8 +559,15 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
     if not 1 <= len(players) <= most:
         raise ValueError(f"a game of the {edition.name} edition has 1 to {most} players, got {len(players)}")
     tables = tables_for(edition)
-    fields = set(edition.rules.starting_fields)
-    board = Board(
+    game = Game(edition, tuple(players), tables)
+    return GameState(game, S_DEAL, 0, 0, (_blank_board(tables),) * len(players))
+
+
+@cache
+def _blank_board(tables: Tables) -> Board:
+    """A player's sheets before the game (one per edition's tables: a board is a value)."""
+    fields = set(tables.edition.rules.starting_fields)
+    return Board(
         cells=tuple(FIELD if p in fields else EMPTY for p in PLOTS),
         bricks=0,
         butterflies=0,
@@ -531,19 +577,28 @@ def new_game(players: Sequence[str] = ("Player",), edition: Edition | None = Non
         caterpillars=0,
         critters=(),
     )
-    game = Game(edition, tuple(players), tables)
-    return GameState(game, S_DEAL, 0, 0, (board,) * len(players))
 
 
-def _display_choices(game: Game) -> list[tuple[list[str], int]]:
+def _display_choices(game: Game) -> tuple[tuple[tuple[str, ...], int], ...]:
     """For each tile type: the tiles that may be on display and how many are shown."""
-    edition = game.edition
+    return _edition_display_choices(game.edition)
+
+
+@lru_cache(maxsize=256)
+def _edition_display_choices(edition: Edition) -> tuple[tuple[tuple[str, ...], int], ...]:
+    """:func:`_display_choices` by edition (an edition is never changed once made: worked out once)."""
     choices = []
     for kind in FEATURE_TYPES:
-        tiles = [code for code, f in edition.features.items() if f.type == kind and code not in edition.display_exclude]
+        tiles = tuple(code for code, f in edition.features.items() if f.type == kind and code not in edition.display_exclude)
         wanted = edition.display[kind]
         choices.append((tiles, len(tiles) if wanted == "all" else min(int(wanted), len(tiles))))
-    return choices
+    return tuple(choices)
+
+
+@lru_cache(maxsize=256)
+def _feature_order(edition: Edition) -> dict[str, int]:
+    """Each feature tile's place in the edition, by code."""
+    return {code: i for i, code in enumerate(edition.features)}
 
 
 NO_TILES = "-"
@@ -551,8 +606,7 @@ NO_TILES = "-"
 
 
 def _deal_text(display: Sequence[str], edition: Edition) -> str:
-    order = {code: i for i, code in enumerate(edition.features)}
-    return "deal " + (",".join(sorted(display, key=order.__getitem__)) or NO_TILES)
+    return "deal " + (",".join(sorted(display, key=_feature_order(edition).__getitem__)) or NO_TILES)
 
 
 def _sample_deal(game: Game, rng: random.Random) -> str:
@@ -563,9 +617,9 @@ def _sample_deal(game: Game, rng: random.Random) -> str:
 
 
 def _apply_chance(state: GameState, action: str) -> GameState:
-    edition = state.edition
-    words = action.split()
+    edition = state.game.edition
     if state.stage is S_DEAL:
+        words = action.split()
         if len(words) != 2 or words[0] != "deal":
             raise IllegalActionError(f"expected the deal ('deal <tiles>', like 'deal po,sh,bf'), got {action!r}")
         display = () if words[1] == NO_TILES else tuple(words[1].split(","))
@@ -577,39 +631,46 @@ def _apply_chance(state: GameState, action: str) -> GameState:
                 raise IllegalActionError(f"deal: the display shows {plural(count, 'tile')} of type {kind}, got {len(shown)}")
         return _evolve(state, stage=S_START, current=0, display=display, turns=(START_TURN,) * len(state.boards))
     if state.stage is S_REVEAL:
-        cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
-        picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
-        count = len(edition.cards)
-        if (
-            len(picked) != edition.decks
-            or len(picked) != len(cards)
-            or len(set(picked)) != len(picked)
-            or not all(0 <= c < count and not state.seen >> c & 1 for c in picked)
-        ):
-            raise IllegalActionError(
-                f"expected this round's cards ('reveal' and {plural(edition.decks, 'card number')} joined by '.',"
-                f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
-            )
-        seen = state.seen
-        for c in picked:
-            seen |= 1 << c
+        picked, mask = _cards_of(action, edition.decks, len(edition.cards))
+        if state.seen & mask:
+            raise IllegalActionError(_reveal_expected(action, edition.decks, len(edition.cards)))
         s = state
         return _state(
-            s.game, S_ROLL, s.round, s.current, s.boards, s.display, tuple(picked), seen, s.roll, s.pair, s.parts, s.tasks, s.turns
+            s.game, S_ROLL, s.round, s.current, s.boards, s.display, picked, s.seen | mask, s.roll, s.pair, s.parts, s.tasks, s.turns
         )
-    faces = len(edition.die_faces)
-    if (
-        len(words) != edition.dice + 1
-        or words[0] != "roll"
-        or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:])
-    ):
-        expected = f"'roll' and {plural(edition.dice, 'face')} from 1 to {faces}"
-        raise IllegalActionError(f"expected the roll of {plural(edition.dice, 'die', 'dice')} ({expected}), got {quote(action)}")
-    roll = tuple(int(w) - 1 for w in words[1:])
+    roll = _faces_of(action, edition.dice, len(edition.die_faces))
     s = state
     return _state(
         s.game, S_TURN, s.round, 0, s.boards, s.display, s.revealed, s.seen, roll, -1, _parts(s), s.tasks, (FRESH_TURN,) * len(s.boards)
     )
+
+
+@lru_cache(maxsize=1 << 10)
+def _cards_of(action: str, decks: int, count: int) -> tuple[tuple[int, ...], int]:
+    """The cards a reveal names (``decks`` different numbers below ``count``) and their bit mask (memoised by text)."""
+    words = action.split()
+    cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
+    picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]
+    if len(picked) != decks or len(picked) != len(cards) or len(set(picked)) != len(picked) or not all(0 <= c < count for c in picked):
+        raise IllegalActionError(_reveal_expected(action, decks, count))
+    return tuple(picked), sum(1 << c for c in picked)
+
+
+def _reveal_expected(action: str, decks: int, count: int) -> str:
+    return (
+        f"expected this round's cards ('reveal' and {plural(decks, 'card number')} joined by '.',"
+        f" different, from 0 to {count - 1}, none revealed before), got {quote(action)}"
+    )
+
+
+@lru_cache(maxsize=1 << 10)
+def _faces_of(action: str, dice: int, faces: int) -> tuple[int, ...]:
+    """The faces (0-based) a roll names (memoised by text: a game's rolls are a few hundred texts)."""
+    words = action.split()
+    if len(words) != dice + 1 or words[0] != "roll" or not all(w.isascii() and w.isdigit() and 1 <= int(w) <= faces for w in words[1:]):
+        expected = f"'roll' and {plural(dice, 'face')} from 1 to {faces}"
+        raise IllegalActionError(f"expected the roll of {plural(dice, 'die', 'dice')} ({expected}), got {quote(action)}")
+    return tuple(int(w) - 1 for w in words[1:])
 
 
 def _parts(state: GameState) -> tuple[Part, ...]:
@@ -660,23 +721,13 @@ def _next_seat(state: GameState) -> GameState | None:
 
 
 def _begin_round(state: GameState, number: int) -> GameState:
-    rules = state.edition.rules
-    if number > rules.rounds:
-        return _evolve(state, stage=S_OVER, round=rules.rounds, current=0, pair=-1, parts=(), tasks=(), turns=())
-    if number in rules.bonus_rounds:
-        return _evolve(
-            state,
-            stage=S_BONUS,
-            round=number,
-            current=0,
-            pair=-1,
-            parts=(),
-            tasks=(ROUND_BONUS,),
-            roll=(),
-            revealed=(),
-            turns=(BONUS_TURN,) * len(state.boards),
-        )
+    rules = state.game.edition.rules
     s = state
+    if number > rules.rounds:
+        return _state(s.game, S_OVER, rules.rounds, 0, s.boards, s.display, s.revealed, s.seen, s.roll, -1, (), (), ())
+    if number in rules.bonus_rounds:
+        turns = (BONUS_TURN,) * len(s.boards)
+        return _state(s.game, S_BONUS, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (ROUND_BONUS,), turns)
     return _state(s.game, S_REVEAL, number, 0, s.boards, s.display, (), s.seen, (), -1, (), (), ())
 
 
@@ -706,7 +757,24 @@ def _settle(state: GameState) -> GameState:
     """Resolve everything that needs no decision, up to the next decision or chance node."""
     while True:
         stage = state.stage
-        if stage in _CHANCE or stage is S_OVER:
+        if stage is S_TURN:  # the commonest by far: the loaded seat's pair
+            if state.tasks:
+                resolved = _auto(state)
+                if resolved is None:
+                    return state
+                state = resolved
+                continue
+            if state.pair < 0:
+                return state
+            parts = state.parts
+            if len(parts) > 1:
+                return state
+            if parts:
+                state = _start_part(state, parts[0])
+                continue
+            state = _next_seat(state) or _begin_round(state, state.round + 1)
+            continue
+        if stage is S_DEAL or stage is S_REVEAL or stage is S_ROLL or stage is S_OVER:
             return state
         if state.tasks:
             resolved = _auto(state)
@@ -719,18 +787,11 @@ def _settle(state: GameState) -> GameState:
                 return state
             state = _next_seat(state) or _begin_round(state, 1)
             continue
-        if stage is S_BONUS:
-            state = _next_seat(state) or _evolve(state, stage=S_REVEAL, current=0, turns=())
-            continue
-        # stage == "turn"
-        if state.pair < 0:
-            return state
-        if len(state.parts) > 1:
-            return state
-        if state.parts:
-            state = _start_part(state, state.parts[0])
-            continue
-        state = _next_seat(state) or _begin_round(state, state.round + 1)
+        # stage == "bonus"
+        s = state
+        state = _next_seat(s) or _state(
+            s.game, S_REVEAL, s.round, 0, s.boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, s.tasks, ()
+        )
 
 
 def _board(state: GameState) -> Board:
@@ -741,8 +802,17 @@ def _with_board(s: GameState, board: Board, tasks: tuple[Task, ...]) -> GameStat
     """``s`` with the loaded seat's ``board`` and pending ``tasks``."""
     boards = s.boards
     current = s.current
-    boards = (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])
-    return _state(s.game, s.stage, s.round, current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
+    boards = (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])  # _boards_with, without its frame
+    new = _Slots(s.game, s.stage, s.round, current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, s.parts, tasks, s.turns)
+    new.__class__ = GameState
+    return new  # type: ignore[return-value]
+
+
+def _boards_with(s: GameState, board: Board) -> tuple[Board, ...]:
+    """``s``'s boards with the loaded seat's ``board``."""
+    boards = s.boards
+    current = s.current
+    return (board,) if len(boards) == 1 else (*boards[:current], board, *boards[current + 1 :])
 
 
 def _empties(cells: tuple[str, ...]) -> list[int]:
@@ -755,43 +825,39 @@ def _empty_fields(cells: tuple[str, ...]) -> list[int]:
 
 def _auto(state: GameState) -> GameState | None:
     """Resolve the top task if it offers no decision (a gain with nowhere to go is lost, RULES §6.9)."""
-    task = state.tasks[-1]
-    if type(task) in _ALWAYS_A_CHOICE:
+    tasks = state.tasks
+    task = tasks[-1]
+    kind = task.__class__  # no task type has subclasses: told by identity, commonest first
+    board = state.boards[state.current]
+    if kind is AddBrick:
+        possible = task.count > 0 and board.bricks != ALL_EDGES  # type: ignore[union-attr]
+    elif kind is Stamp or kind is StampAny:
+        possible = EMPTY in board.cells
+    elif kind is GnomeBonus:
+        possible = any(_can_do(state, board, o) for o in task.options(state.game.edition))  # type: ignore[union-attr]
+    elif kind is Fill or kind is CritterFill:
+        possible = bool(_fill_targets(state.game.tables, board, kind is Fill))
+    elif kind is FieldAndMove:
+        possible = bool(task.moves and _can_move(state, board)) or bool(task.fields and EMPTY in board.cells)  # type: ignore[union-attr]
+    elif kind is AddField:
+        possible = task.count > 0 and EMPTY in board.cells  # type: ignore[union-attr]
+    elif kind is Move:
+        possible = _can_move(state, board)
+    elif kind is ChooseFeature:
+        possible = FIELD in board.cells and bool(state.display)
+    elif kind is PlaceFeature:
+        possible = FIELD in board.cells
+    elif kind is PlaceCritter:
+        if FIELD in board.cells:
+            return None
+        board = _board_with(board, CRITTERS, (*board.critters, (task.code, -1)))  # type: ignore[union-attr]
+        return _with_board(state, board, tasks[:-1])
+    else:  # PlaceBramble, MoveFrom, FillOrMove, DieOrder: always a decision
         return None
-    board = _board(state)
-    rest = state.tasks[:-1]
-    match task:
-        case Stamp() | StampAny():
-            possible = EMPTY in board.cells
-        case AddField(count=count):
-            possible = count > 0 and EMPTY in board.cells
-        case AddBrick(count=count):
-            possible = count > 0 and board.bricks != ALL_EDGES
-        case FieldAndMove(fields=fields, moves=moves):
-            possible = bool(moves and _can_move(state, board)) or bool(fields and EMPTY in board.cells)
-        case ChooseFeature():
-            possible = FIELD in board.cells and bool(state.display)
-        case PlaceFeature():
-            possible = FIELD in board.cells
-        case PlaceCritter(code=code):
-            if FIELD in board.cells:
-                return None
-            board = _board_with(board, CRITTERS, (*board.critters, (code, -1)))
-            return _with_board(state, board, rest)
-        case Fill() | CritterFill():
-            possible = bool(_fill_targets(state.game.tables, board, isinstance(task, Fill)))
-        case Move():
-            possible = _can_move(state, board)
-        case GnomeBonus():
-            possible = any(_can_do(state, board, o) for o in task.options(state.edition))
-        case _:
-            possible = True
-    return None if possible else _with_tasks(state, rest)
+    return None if possible else _with_tasks(state, tasks[:-1])
 
 
 ALL_EDGES = (1 << len(EDGES)) - 1
-_ALWAYS_A_CHOICE = (PlaceBramble, MoveFrom, FillOrMove, DieOrder)
-"""Tasks that always offer a decision: a bramble always has a plot, a chosen butterfly a path, a Foot Path row a choice."""
 
 
 def _start_part(state: GameState, part: Part) -> GameState:
@@ -814,16 +880,16 @@ def _start_part(state: GameState, part: Part) -> GameState:
             task = _task(FieldAndMove, edition.rules.centre_fields, 1)
         return _with_turn(state, state.pair, parts, (*tasks, task))
     # the die
-    state = _with_turn(state, state.pair, parts, tasks)
-    if state.pair >= len(state.roll):
-        return state
-    face = state.roll[state.pair]
+    pair = state.pair
+    if pair >= len(state.roll):
+        return _with_turn(state, pair, parts, tasks)
+    face = state.roll[pair]
     order = edition.play.die_order
     if order == "player":
         die = edition.die_faces[face]
         if die.extra and _gnomes_reached(state, die.caterpillars):
-            return _with_tasks(state, (*state.tasks, _task(DieOrder, face, die.extra)))
-    return _resolve_die(state, face, order != "extra_first")
+            return _with_turn(state, pair, parts, (*tasks, _task(DieOrder, face, die.extra)))
+    return _resolve_die(state, face, order != "extra_first", parts)
 
 
 @cache
@@ -839,11 +905,13 @@ def _gnomes_reached(state: GameState, count: int) -> int:
     return sum(1 for space in state.game.tables.gnome_spaces if position < space <= end)
 
 
-def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameState:
-    """The die ``face``'s caterpillars (and the gnome bonuses they reach) and its extra icon, in that order or the other.
+def _resolve_die(state: GameState, face: int, caterpillars_first: bool, parts: tuple[Part, ...] | None = None) -> GameState:
+    """The die ``face``'s caterpillars (and the gnome bonuses they reach) and its extra icon, in that order or the other
+    (the loaded turn's ``parts`` too, when they change with it: one new state).
 
     The task stack resolves its top first: "caterpillars first" puts the extra below the gnome bonuses."""
-    die = state.edition.die_faces[face]
+    game = state.game
+    die = game.edition.die_faces[face]
     extra: tuple[Task, ...] = ()
     if die.extra == "field":
         extra = (_task(AddField, 1, False),)
@@ -851,28 +919,41 @@ def _resolve_die(state: GameState, face: int, caterpillars_first: bool) -> GameS
         extra = (T_FILL,)
     elif die.extra == "bramble":
         extra = (T_PLACE_BRAMBLE,)
-    if caterpillars_first:
-        state = _with_tasks(state, state.tasks + extra)
-        return _caterpillars(state, die.caterpillars)
-    state = _caterpillars(state, die.caterpillars)
-    return _with_tasks(state, state.tasks + extra)
+    board = state.boards[state.current]
+    position, gnomes = _climb(game, board.caterpillars, die.caterpillars)
+    tasks = state.tasks + extra + gnomes if caterpillars_first else state.tasks + gnomes + extra
+    if parts is not None:
+        if position == board.caterpillars:
+            return _with_turn(state, state.pair, parts, tasks)
+        s = state
+        boards = _boards_with(s, _board_with(board, CATERPILLARS, position))
+        return _state(s.game, s.stage, s.round, s.current, boards, s.display, s.revealed, s.seen, s.roll, s.pair, parts, tasks, s.turns)
+    if position == board.caterpillars:
+        return _with_tasks(state, tasks)
+    return _with_board(state, _board_with(board, CATERPILLARS, position), tasks)
 
 
-def _caterpillars(state: GameState, count: int) -> GameState:
-    """Advance the caterpillar track; each gnome space reached gives a gnome bonus."""
-    board = _board(state)
-    track = state.edition.fill.caterpillar_track
-    gnomes: list[Task] = []
-    position = board.caterpillars
+def _climb(game: Game, position: int, count: int) -> tuple[int, tuple[Task, ...]]:
+    """Where ``count`` caterpillars take the track from ``position``, and the gnome bonuses they reach."""
+    track = game.edition.fill.caterpillar_track
+    spaces = game.tables.gnome_spaces
+    gnomes: tuple[Task, ...] = ()
     for _ in range(count):
         if position >= track:
             break  # a full track takes no more caterpillars
         position += 1
-        if position in state.game.tables.gnome_spaces:
-            gnomes.append(T_GNOME)
+        if position in spaces:
+            gnomes += (T_GNOME,)
+    return position, gnomes
+
+
+def _caterpillars(state: GameState, count: int) -> GameState:
+    """Advance the caterpillar track; each gnome space reached gives a gnome bonus."""
+    board = state.boards[state.current]
+    position, gnomes = _climb(state.game, board.caterpillars, count)
     if position == board.caterpillars:
         return state
-    return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + tuple(gnomes))
+    return _with_board(state, _board_with(board, CATERPILLARS, position), state.tasks + gnomes)
 
 
 def effect_tasks(state: GameState, effects: Sequence[Effect], plot: int, code: str = "") -> tuple[Task, ...]:
@@ -958,59 +1039,131 @@ def _fill_sheet_targets(
 
 def _legal_actions(state: GameState) -> tuple[Action, ...]:
     stage = state.stage
-    if stage in _CHANCE or stage is S_OVER:
-        return ()
-    board = _board(state)
-    cells = board.cells
-    if stage is S_START:
-        return tuple(START_ACTIONS[p] for p in state.edition.rules.starting_fields if cells[p] in state.game.tables.field_codes)
-    if not state.tasks:
+    if stage is S_TURN or stage is S_BONUS:
+        tasks = state.tasks
+        if tasks:
+            task = tasks[-1]
+            return _TASK_ACTIONS[task.__class__](state, state.boards[state.current], task)
         if state.pair < 0:
-            return _pairs(state, board)
-        return tuple(part_action(part) for part in state.parts)
-    decline = state.edition.play.decline_gains
-    task = state.tasks[-1]
-    skip = (SKIP,) if decline else ()
-    match task:
-        case Stamp():
-            return _empty_plot_actions(cells) + skip
-        case StampAny():
-            return (*(colour_action(name) for name in state.game.tables.colours), *skip)
-        case AddField(up_to=up_to):
-            return _empty_plot_actions(cells) + (skip or (SKIP,) * up_to)
-        case AddBrick(up_to=up_to):
-            return _free_edge_actions(board.bricks) + (skip or (SKIP,) * up_to)
-        case Move():
-            return (*_move_sources(state, board), *skip)
-        case MoveFrom(plot=plot):
-            return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, plot))
-        case FieldAndMove(fields=fields, moves=moves):
-            actions: list[Action] = []
-            if fields:
-                actions += [PLOT_ACTIONS[p] for p in _empties(cells)]
-            if moves:
-                actions += _move_sources(state, board)
-            if decline or not moves or len(actions) == 0:
-                actions.append(SKIP)
-            return tuple(actions)
-        case Fill():
-            return (*_fill_targets(state.game.tables, board, True), *skip)
-        case CritterFill():
-            return (*_fill_targets(state.game.tables, board, False), *skip)
-        case PlaceCritter() | PlaceFeature():
-            return tuple(PLOT_ACTIONS[p] for p in _empty_fields(cells))
-        case GnomeBonus():
-            options = task.options(state.game.edition)
-            return tuple([a for a, o in zip(_gnome_actions(options), options, strict=True) if _can_do(state, board, o)])
-        case ChooseFeature():
-            return (*(feature_action(code) for code in state.display), *skip)
-        case FillOrMove():
-            return (CHOOSE_FILL, CHOOSE_MOVE, *skip)
-        case DieOrder(extra=extra):
-            return (FIRST_CATERPILLARS, option_action(K_FIRST, extra))
-        case PlaceBramble():
-            return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, cells))
-    raise AssertionError(f"unknown task {task!r}")
+            return _pairs(state, state.boards[state.current])
+        return _part_actions(state.parts)
+    if stage is S_START:
+        cells = state.boards[state.current].cells
+        fields = state.game.tables.field_codes
+        return tuple(START_ACTIONS[p] for p in state.game.edition.rules.starting_fields if cells[p] in fields)
+    return ()
+
+
+_SKIPS = ((), (SKIP,))
+"""What a gain offers besides its uses, by ``play.decline_gains``: nothing, or ``skip``."""
+
+
+def _stamp_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return _empty_plot_actions(board.cells) + _SKIPS[state.game.tables.decline_gains]
+
+
+def _stamp_any_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    tables = state.game.tables
+    return _colour_actions(tables.colours) + _SKIPS[tables.decline_gains]
+
+
+def _add_field_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return _empty_plot_actions(board.cells) + (_SKIPS[state.game.tables.decline_gains] or (SKIP,) * task.up_to)
+
+
+def _add_brick_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return _free_edge_actions(board.bricks) + (_SKIPS[state.game.tables.decline_gains] or (SKIP,) * task.up_to)
+
+
+def _move_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return (*_move_sources(state, board), *_SKIPS[state.game.tables.decline_gains])
+
+
+def _move_from_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return tuple(TO_ACTIONS[end] for end, _ in _moves(state, board, task.plot))
+
+
+def _field_and_move_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    moves = task.moves
+    actions: list[Action] = []
+    if task.fields:
+        actions += [PLOT_ACTIONS[p] for p in _empties(board.cells)]
+    if moves:
+        actions += _move_sources(state, board)
+    if state.game.tables.decline_gains or not moves or len(actions) == 0:
+        actions.append(SKIP)
+    return tuple(actions)
+
+
+def _fill_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    tables = state.game.tables
+    return _fill_targets(tables, board, True) + _SKIPS[tables.decline_gains]
+
+
+def _critter_fill_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    tables = state.game.tables
+    return _fill_targets(tables, board, False) + _SKIPS[tables.decline_gains]
+
+
+def _place_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return tuple(PLOT_ACTIONS[p] for p in _empty_fields(board.cells))
+
+
+def _gnome_bonus_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    options = task.options(state.game.edition)
+    return tuple([a for a, o in zip(_gnome_table(options)[1], options, strict=True) if _can_do(state, board, o)])
+
+
+def _choose_feature_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return (*(feature_action(code) for code in state.display), *_SKIPS[state.game.tables.decline_gains])
+
+
+def _fill_or_move_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return (CHOOSE_FILL, CHOOSE_MOVE, *_SKIPS[state.game.tables.decline_gains])
+
+
+def _die_order_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return (FIRST_CATERPILLARS, option_action(K_FIRST, task.extra))
+
+
+def _bramble_actions(state: GameState, board: Board, task: Any) -> tuple[Action, ...]:
+    return tuple(PLOT_ACTIONS[p] for p in _bramble_plots(state, board.cells))
+
+
+_TASK_ACTIONS: dict[type, Any] = {
+    Stamp: _stamp_actions,
+    StampAny: _stamp_any_actions,
+    AddField: _add_field_actions,
+    AddBrick: _add_brick_actions,
+    Move: _move_actions,
+    MoveFrom: _move_from_actions,
+    FieldAndMove: _field_and_move_actions,
+    Fill: _fill_actions,
+    CritterFill: _critter_fill_actions,
+    PlaceCritter: _place_actions,
+    PlaceFeature: _place_actions,
+    GnomeBonus: _gnome_bonus_actions,
+    ChooseFeature: _choose_feature_actions,
+    FillOrMove: _fill_or_move_actions,
+    DieOrder: _die_order_actions,
+    PlaceBramble: _bramble_actions,
+}
+"""The legal actions of each kind of pending task (its decision), by the task's class."""
+
+
+@cache
+def _colour_actions(colours: tuple[str, ...]) -> tuple[Action, ...]:
+    return tuple(colour_action(name) for name in colours)
+
+
+@cache
+def _part_actions(parts: tuple[Part, ...]) -> tuple[Action, ...]:
+    return tuple(part_action(part) for part in parts)
+
+
+@cache
+def _pair_actions(count: int) -> tuple[Action, ...]:
+    return tuple(pair_action(i) for i in range(count))
 
 
 @lru_cache(maxsize=1 << 12)
@@ -1021,30 +1174,63 @@ def _empty_plot_actions(cells: tuple[str, ...]) -> tuple[Action, ...]:
 
 @lru_cache(maxsize=1 << 12)
 def _free_edge_actions(bricks: int) -> tuple[Action, ...]:
-    """An edge action for each edge without a brick (memoised by brick set)."""
-    return tuple([EDGE_ACTIONS[i] for i in range(len(EDGES)) if not bricks >> i & 1])
+    """An edge action for each edge without a brick (memoised by brick set; a miss joins a byte's edges at a time)."""
+    found: tuple[Action, ...] = ()
+    for shift, chunk in _FREE_EDGES_BY_BYTE:
+        found += chunk[bricks >> shift & 255]
+    return found
+
+
+def _free_in_byte(shift: int, byte: int) -> tuple[Action, ...]:
+    return tuple(EDGE_ACTIONS[i] for i in range(shift, min(shift + 8, len(EDGES))) if not byte >> (i - shift) & 1)
+
+
+_FREE_EDGES_BY_BYTE = tuple((shift, tuple(_free_in_byte(shift, byte) for byte in range(256))) for shift in range(0, len(EDGES), 8))
+"""For each byte of a brick mask: the edge actions of its free edges, for every value of the byte."""
 
 
 def _can_move(state: GameState, board: Board) -> bool:
     """Whether some butterfly can move (with ``"steps"`` every butterfly can: the garden is 5 plots wide)."""
-    if state.edition.rules.butterfly_counts == "steps":
-        return board.butterflies != 0
-    return bool(_move_sources(state, board))
+    rules = state.game.edition.rules
+    flies = board.butterflies
+    if rules.butterfly_counts == "steps":
+        return flies != 0
+    if rules.butterfly_steps >= 1:  # see _move_sources
+        reach = state.game.tables.reach
+        return any(reach[p] & ~flies for p in _plots_of(flies))
+    return any(_moves(state, board, p) for p in _plots_of(flies))
 
 
 def _move_sources(state: GameState, board: Board) -> list[Action]:
     flies = board.butterflies
-    return [FROM_ACTIONS[p] for p in PLOTS if flies >> p & 1 and _moves(state, board, p)]
+    rules = state.game.edition.rules
+    if rules.butterfly_counts != "steps" and rules.butterfly_steps >= 1:
+        # "new": a butterfly moves when a line from it holds a plot without a butterfly (its first such plot
+        # is one newly filled, within the steps): a mask test, not its every movement.
+        reach = state.game.tables.reach
+        return [FROM_ACTIONS[p] for p in _plots_of(flies) if reach[p] & ~flies]
+    return [FROM_ACTIONS[p] for p in _plots_of(flies) if _moves(state, board, p)]
+
+
+def _plots_of(mask: int) -> list[int]:
+    """The plots of a plot mask, lowest first (by its set bits: a garden holds a few butterflies)."""
+    plots = []
+    while mask:
+        low = mask & -mask
+        plots.append(low.bit_length() - 1)
+        mask ^= low
+    return plots
 
 
 def _moves(state: GameState, board: Board, start: int) -> tuple[tuple[int, int], ...]:
     """(end plot, mask of plots entered) of each movement of the butterfly on ``start`` (RULES §6.6)."""
     tables = state.game.tables
-    if state.edition.rules.butterfly_counts == "steps":
+    rules = state.game.edition.rules
+    if rules.butterfly_counts == "steps":
         return tables.moves[start]
     # "new": filled spaces are passed over freely; the line stops after 1 to `butterfly_steps` newly filled ones.
     flies = board.butterflies
-    steps = state.edition.rules.butterfly_steps
+    steps = rules.butterfly_steps
     found = []
     for line in tables.rays[start]:
         mask = new = 0
@@ -1073,8 +1259,8 @@ def _bramble_plots(state: GameState, cells: tuple[str, ...]) -> list[int]:
 def _pairs(state: GameState, board: Board) -> tuple[Action, ...]:
     """The pairs on offer; with ``feature_without_field = "not_offered"`` a feature corner that has
     nowhere to go is not offered (unless every pair has one)."""
-    pairs = tuple(pair_action(i) for i in range(len(state.revealed)))
-    edition = state.edition
+    pairs = _pair_actions(len(state.revealed))
+    edition = state.game.edition
     if edition.play.feature_without_field == "lost" or (FIELD in board.cells and state.display):
         return pairs
     usable = tuple(a for a, c in zip(pairs, state.revealed, strict=True) if edition.cards[c].corner != "feature")
@@ -1112,6 +1298,17 @@ def _gnome_actions(options: tuple[Effect, ...]) -> tuple[Action, ...]:
     return tuple(option_action(K_GNOME, slug) for slug in gnome_slugs(options))
 
 
+def _gnome_table(options: tuple[Effect, ...]) -> tuple[tuple[Effect, ...], tuple[Action, ...], dict[str, Effect]]:
+    """The options, their actions and each option by its word, found by the options' identity (an edition's
+    gnome and round bonus options are one tuple each; hashing their effects is a Python call apiece)."""
+    found = _GNOME_TABLES.get(id(options))
+    if found is None or found[0] is not options:
+        found = _GNOME_TABLES[id(options)] = (options, _gnome_actions(options), _gnome_effects(options))
+    return found
+
+
+_GNOME_TABLES: dict[int, tuple[tuple[Effect, ...], tuple[Action, ...], dict[str, Effect]]] = {}
+
 _GNOME_WORDS = {
     "stamp_any": "stamp",
     "move": "move",
@@ -1130,16 +1327,28 @@ def _gnome_options(state: GameState, board: Board, task: GnomeBonus) -> list[tup
 
 
 def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
-    action = effect.action
-    if action in ("stamp_any", "field"):
+    need = _NEEDS.get(effect.action)  # one look-up, not a string comparison per kind
+    if need is _NEEDS_EMPTY_PLOT:
         return EMPTY in board.cells
-    if action == "brick":
-        return board.bricks != (1 << len(EDGES)) - 1
-    if action in ("fill", "critter_fill"):
-        return bool(_fill_targets(state.game.tables, board, action == "fill"))
-    if action == "move":
+    if need is _NEEDS_FREE_EDGE:
+        return board.bricks != ALL_EDGES
+    if need is _NEEDS_BUBBLE:
+        return bool(_fill_targets(state.game.tables, board, effect.action == "fill"))
+    if need is _NEEDS_MOVE:
         return _can_move(state, board)
     return True  # fill_or_move: a butterfly can always move, or a space be filled
+
+
+_NEEDS_EMPTY_PLOT, _NEEDS_FREE_EDGE, _NEEDS_BUBBLE, _NEEDS_MOVE = "empty plot", "free edge", "bubble", "move"
+_NEEDS = {
+    "stamp_any": _NEEDS_EMPTY_PLOT,
+    "field": _NEEDS_EMPTY_PLOT,
+    "brick": _NEEDS_FREE_EDGE,
+    "fill": _NEEDS_BUBBLE,
+    "critter_fill": _NEEDS_BUBBLE,
+    "move": _NEEDS_MOVE,
+}
+"""What each effect needs to be carried out (RULES §6.9), by its action."""
 
 
 # --------------------------------------------------------------------------- applying a decision
@@ -1147,13 +1356,13 @@ def _can_do(state: GameState, board: Board, effect: Effect) -> bool:
 
 def _apply(state: GameState, action: Action) -> GameState:
     kind = action.kind
-    board = _board(state)
+    board = state.boards[state.current]
     tasks = state.tasks
     if state.stage is S_START:
         return _with_board(state, _board_with(board, BUTTERFLIES, 1 << action.plot), tasks)
     if not tasks:
         if kind is K_PAIR:
-            return _with_turn(state, action.pair, _parts(state), tasks)
+            return _with_turn(state, action.pair, PARTS, tasks)
         assert action.part is not None
         return _start_part(state, action.part)
     task = tasks[-1]
@@ -1204,7 +1413,7 @@ def _apply(state: GameState, action: Action) -> GameState:
         assert isinstance(task, GnomeBonus)
         # The option is legal, so it is doable: it is found by its word alone.  Its tasks read the
         # board and edition only, which taking the option leaves as they are.
-        effect = _gnome_effects(task.options(state.game.edition))[action.option]
+        effect = _gnome_table(task.options(state.game.edition))[2][action.option]
         return _with_tasks(state, rest + effect_tasks(state, (effect,), -1))
     if kind is K_FEATURE:
         return _with_tasks(state, (*rest, _task(PlaceFeature, action.code)))

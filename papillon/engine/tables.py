@@ -44,6 +44,8 @@ class Tables:
     moves: tuple[tuple[tuple[int, int], ...], ...]
     """For each plot: (end plot, mask of plots entered) of every legal butterfly movement (``butterfly_counts = "steps"``)."""
     rays: tuple[tuple[tuple[int, ...], ...], ...]
+    reach: tuple[int, ...]
+    """The mask of every plot on a ray from each plot (where a butterfly there may fly, counting "new" plots)."""
     """For each plot: the plots of each straight line from it to the garden's edge (``butterfly_counts = "new"``)."""
     field_codes: frozenset[str]
     critter_codes: frozenset[str]
@@ -51,6 +53,8 @@ class Tables:
     occupant_names: dict[str, str]
     gnome_spaces: frozenset[int]
     pairs: int
+    decline_gains: bool
+    """``play.decline_gains``: every gain may be declined (a ``skip`` beside its uses)."""
 
 
 @cache
@@ -76,12 +80,14 @@ def _tables(edition: Edition) -> Tables:
         neighbours=ADJACENCIES[rules.adjacency],
         moves=tuple(moves),
         rays=rays,
+        reach=tuple(sum(1 << q for line in lines for q in line) for lines in rays),
         field_codes=frozenset({FIELD, *edition.occupant_codes}),
         critter_codes=frozenset(edition.critters),
         feature_codes=frozenset(edition.features),
         occupant_names={code: edition.occupant_name(code) for code in edition.occupant_codes},
         gnome_spaces=frozenset(edition.fill.caterpillar_gnome_spaces),
         pairs=edition.decks,
+        decline_gains=edition.play.decline_gains,
     )
 
 
