@@ -33,6 +33,7 @@ from typing import Any, Protocol
 
 from papillon.edition import Edition, edition_from_toml
 from papillon.engine.bots import BOTS, Bot, SearchBot, make_bot
+from papillon.engine.evaluate import board_evaluation
 from papillon.engine.log import game_seed, play_game
 from papillon.errors import SimulationError, quote
 from papillon.score import CATEGORY_TITLES
@@ -104,17 +105,18 @@ def play_one(edition: Edition, bot: str, master: int, index: int, keep_log: bool
     """Game ``index`` of a run with seed ``master``, played solo by ``bot``."""
     seed = game_seed(master, index)
     state, log = play_game(seed, [make_player(bot)], edition)
-    card = state.score_card(0)
+    # The score card's numbers, counted without what it draws or says (a ring's polygon would load shapely).
+    found = board_evaluation(state.boards[0], edition)
     return GameResult(
         index=index,
         seed=seed,
         bot=bot,
-        total=card.total,
-        categories=dict(card.categories),
-        features=tuple((item.code, item.points) for item in card.features),
-        critters=tuple(item.code for item in card.critters),
-        patches=len(card.patches),
-        enclosed=sum(1 for patch in card.patches if patch.enclosed),
+        total=found.total,
+        categories=found.categories,
+        features=tuple((item.code, item.points if item.best_copy else 0) for item in found.features),
+        critters=tuple(code for _, code, _ in found.critters),
+        patches=len(found.patches),
+        enclosed=sum(1 for patch in found.patches if patch.enclosed),
         garden=state.garden(0).to_notation(),
         log=log.text() if keep_log else None,
     )
