@@ -182,6 +182,10 @@ def flower_masks(cells: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
     return tuple(colours.items())
 
 
+FacesOf = Callable[[int, bool], tuple[Face, ...]]
+"""What finds the faces of a brick drawing: :func:`faces` (with polygons) or :func:`counted_faces` (without)."""
+
+
 @lru_cache(maxsize=1 << 14)
 def faces(bricks: int, border: bool) -> tuple[Face, ...]:
     """The faces of the brick drawing (shapely's polygonize), as plot masks."""
@@ -208,9 +212,7 @@ def counted_faces(bricks: int, border: bool) -> tuple[Face, ...]:
     return tuple(Face(region, encircled, _UNDRAWN) for region, encircled in face_masks(bricks, border))
 
 
-def find_patches(
-    cells: tuple[str, ...], bricks: int, tables: RuleTables, faces_of: Callable[[int, bool], tuple[Face, ...]] | None = None
-) -> tuple[PatchFound, ...]:
+def find_patches(cells: tuple[str, ...], bricks: int, tables: RuleTables, faces_of: FacesOf | None = None) -> tuple[PatchFound, ...]:
     """Every patch with its face and the plots that keep it from being enclosed (RULES §2.2).
 
     ``faces_of`` finds the faces (default :func:`faces`; the counting totals pass :func:`counted_faces`):
@@ -400,18 +402,21 @@ class Evaluation(NamedTuple):
         return sum(self.categories.values())
 
 
-def evaluate(cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables) -> Evaluation:
-    """The end-game score of a compact garden (RULES.md §3): every category, and what it counted."""
-    points, found, critters, features, unique = _score(cells, bricks, butterflies, tables)
+def evaluate(cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables, faces_of: FacesOf | None = None) -> Evaluation:
+    """The end-game score of a compact garden (RULES.md §3): every category, and what it counted.
+
+    ``faces_of`` finds the faces of the brick drawing, as for :func:`find_patches` (:func:`counted_faces`
+    when no enclosure's polygon is wanted: everything else is the same)."""
+    points, found, critters, features, unique = _score(cells, bricks, butterflies, tables, faces_of)
     return Evaluation(dict(zip(CATEGORIES, points, strict=True)), found, critters, features, unique)
 
 
 def _score(
-    cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables
+    cells: tuple[str, ...], bricks: int, butterflies: int, tables: RuleTables, faces_of: FacesOf | None = None
 ) -> tuple[tuple[int, ...], tuple[PatchFound, ...], list[tuple[int, str, int]], list[FeatureFound], tuple[str, ...]]:
     """The points of each category (in :data:`CATEGORIES` order) and the things they count."""
     scoring = tables.edition.scoring
-    found = find_patches(cells, bricks, tables)
+    found = find_patches(cells, bricks, tables, faces_of)
     critters = find_critters(cells, tables)
     features = find_features(cells, butterflies, found, tables)
     unique = unique_features(cells, tables)

@@ -15,6 +15,7 @@ import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 LEVEL = 0.95
 """Confidence level of every interval the lab reports."""
@@ -102,8 +103,12 @@ def t_cdf(t: float, df: float) -> float:
     return 1 - tail if t > 0 else tail
 
 
+@lru_cache(maxsize=64)
 def t_quantile(p: float, df: float) -> float:
-    """The t with P(T <= t) = p, by bisection on :func:`t_cdf` (to 1e-12)."""
+    """The t with P(T <= t) = p, by bisection on :func:`t_cdf` (to 1e-12).
+
+    Memoised: a report asks for the same one (its level, its games less one) for every mean it gives,
+    and the bisection takes about a hundred incomplete beta functions."""
     if not 0 < p < 1:
         raise ValueError(f"probability {p} not strictly between 0 and 1")
     if p == 0.5:

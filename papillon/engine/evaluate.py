@@ -50,6 +50,8 @@ from papillon.rules import (
     BORDER_MASK,
     FLOWER_CODES,
     NEIGHBOUR_EDGES,
+    Evaluation,
+    counted_faces,
     evaluate,
     joining_edges,
     patches,
@@ -67,7 +69,13 @@ def board_score(board: Board, edition: Edition) -> int:
 
 def board_categories(board: Board, edition: Edition) -> dict[str, int]:
     """Points per category of RULES.md §3 (the keys of :data:`papillon.rules.CATEGORIES`)."""
-    return evaluate(board.cells, board.bricks, board.butterflies, rule_tables(edition)).categories
+    return board_evaluation(board, edition).categories
+
+
+def board_evaluation(board: Board, edition: Edition) -> Evaluation:
+    """What the scorer counts in the board's garden, each category's points and the things counted, without the
+    enclosures' polygons (so without shapely): what a run of many games keeps of each (:mod:`papillon.simulation`)."""
+    return evaluate(board.cells, board.bricks, board.butterflies, rule_tables(edition), counted_faces)
 
 
 def potential(board: Board, tables: Tables) -> float:
