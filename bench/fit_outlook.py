@@ -1,14 +1,19 @@
-"""Fit the expert bot's outlook (papillon/engine/outlook.py) on positions of its own games, and write its weights.
+"""Fit the expert bot's outlook (papillon/engine/outlook.py) on positions of bots' games, and write its weights.
 
-    nice -n 10 python bench/fit_outlook.py [--games 120] [--master 3] [--jobs 2] [--ridge 1.0] [--data FILE]
+    nice -n 10 python bench/fit_outlook.py [--games 150] [--master 5] [--bot search,expert] [--jobs 2] [--ridge 1.0] [--data FILE]
 
-Plays ``--games`` solo games of the standard edition with the expert, game ``i`` on the seed
-``game_seed(master, i)`` (master 3: seeds the bench's measurement, master 2026, never sees), and
+Each bot of ``--bot`` plays ``--games`` solo games of the standard edition, game ``i`` on the seed
+``game_seed(master, i)`` (master 5: seeds the bench's measurement, master 2026, never sees), and
 keeps every position where a line of the expert's look-ahead ends (after a start, a round bonus or a
 turn): the outlook's signs there, the turns left, and the points the garden gained from there to the
-end.  The weights of ``(a·t + b·t²) × sign`` are the ridge least squares fit of those gains
-(``--ridge`` on the squared weights), written to papillon/engine/outlook_weights.py.  ``--data``
-keeps the positions (JSON lines) and refits from them when the file exists.
+end.  Two policies' games, search's and the expert's, judge positions better than either's alone
+(docs/ENGINE.md, "Bots"): each policy reaches positions the other avoids (the expert never draws a
+Bird Feeder, search builds fewer patches), and the fit must rank them all.  The weights of
+``(a·t + b·t²) × sign`` are the ridge least squares fit of those gains (``--ridge`` on the squared
+weights), written to papillon/engine/outlook_weights.py.  ``--data`` keeps the positions (JSON
+lines) and refits from them when the file exists.  The expert plays with the weights of the time:
+the kept weights' expert games were played with the weights before them (fitted on its own games on
+``game_seed(3, i)``), so a run from scratch today gives other positions.
 """
 
 from __future__ import annotations
@@ -68,7 +73,7 @@ def fit(data: list[dict[str, Any]], ridge: float) -> dict[str, tuple[float, floa
 
 def write(weights: dict[str, tuple[float, float]], note: str) -> None:
     lines = [
-        f'"""Written by bench/fit_outlook.py ({note}): do not edit by hand (rerun the script)."""',
+        f'"""Written by bench/fit_outlook.py ({note}): rerun it, do not edit."""',
         "",
         "WEIGHTS: dict[str, tuple[float, float]] = {",
         *(f"    {json.dumps(name)}: {weight!r}," for name, weight in weights.items()),
@@ -84,24 +89,26 @@ def write(weights: dict[str, tuple[float, float]], note: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=120)
-    parser.add_argument("--master", type=int, default=3)
+    parser.add_argument("--games", type=int, default=150, help="games per bot")
+    parser.add_argument("--master", type=int, default=5)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--ridge", type=float, default=1.0)
-    parser.add_argument("--bot", default="expert", help="the bot whose games are fitted on")
+    parser.add_argument("--bot", default="search,expert", help="the bots whose games are fitted on, comma-separated")
     parser.add_argument("--data", type=Path, help="positions file (JSON lines): refit from it if it exists, else write it")
     args = parser.parse_args()
     if args.data and args.data.exists():
         data = [json.loads(line) for line in args.data.read_text().splitlines()]
     else:
         data = []
+        bots = args.bot.split(",")
         with ProcessPoolExecutor(args.jobs) as pool:
-            for game in pool.map(positions, [args.master] * args.games, range(args.games), [args.bot] * args.games):
-                data.extend(game)
+            for bot in bots:
+                for game in pool.map(positions, [args.master] * args.games, range(args.games), [bot] * args.games):
+                    data.extend(game)
         if args.data:
             args.data.write_text("".join(json.dumps(p) + "\n" for p in data))
     weights = fit(data, args.ridge)
-    write(weights, f"{args.bot} games on game_seed({args.master}, i), i < {args.games}, ridge {args.ridge}")
+    write(weights, f"{args.bot.replace(',', ' and ')} games on game_seed({args.master}, i), i < {args.games} each, ridge {args.ridge}")
     for name, weight in weights.items():
         print(f"  {name:18} {weight[0]:+.4f}·t {weight[1]:+.5f}·t²")
 

@@ -9,7 +9,7 @@ search bot averages its lines instead, judges them by the score now plus the she
 and completes them with greedy, which places flowers by the points they score at once.  The
 expert judges a position, at a line's end and for every plot its policy draws, by the score now
 plus its *outlook* (:mod:`papillon.engine.outlook`): the points still to come, a linear fit on
-positions of its own games, which sees that a Gazebo drawn early grows to its cap, that a free
+positions of search's games and its own, which sees that a Gazebo drawn early grows to its cap, that a free
 field waits for a feature, that two flowers of one colour begin a patch.  In its lines a feature
 tile or a flower's colour is chosen by the same worth, that of its best plot (greedy would judge
 it by the points it scores at once); a bubble, a gnome or a part is greedy's, which looks through

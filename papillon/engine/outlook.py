@@ -6,8 +6,9 @@ on flowers, yet most gardens reach its cap of 8; a free field waits for a featur
 :func:`outlook` is a linear estimate of the points still to come, ``Σ (a·t + b·t²) × sign``
 over a few *signs* of the garden and its Fill sheet (:func:`signs`), ``t`` being the turns
 left: with no turn left nothing more comes.  Its weights are data, fitted by least squares on
-positions of the expert's own games (``bench/fit_outlook.py`` writes
-:mod:`papillon.engine.outlook_weights`); a sign an edition lacks (a tile it leaves out) weighs 0.
+positions of the search bot's games and the expert's together (``bench/fit_outlook.py`` writes
+:mod:`papillon.engine.outlook_weights`): each policy reaches gardens the other avoids, and the
+expert's lines reach both kinds; a sign an edition lacks (a tile it leaves out) weighs 0.
 """
 
 from __future__ import annotations
