@@ -85,6 +85,17 @@ def on_border(plot: Plot) -> bool:
     return col in (0, SIZE - 1) or row in (0, SIZE - 1)
 
 
+def mask_plots(mask: int) -> list[Plot]:
+    """The plots of a plot mask, lowest first (one step per plot in it, not per plot of the garden: a
+    garden's butterflies or a patch are a few)."""
+    plots = []
+    while mask:
+        low = mask & -mask
+        plots.append(low.bit_length() - 1)
+        mask ^= low
+    return plots
+
+
 class Edge(NamedTuple):
     """The boundary between two orthogonally adjacent plots, ``a < b``."""
 

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from papillon.edition import COLOURS, Edition, standard_edition
 from papillon.garden import Garden
 from papillon.geometry import Enclosure
-from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, plot_name
+from papillon.grid import EDGE_INDEX, PLOT_NAMES, PLOTS, Plot, mask_plots, plot_name
 from papillon.rules import BORDER_MASK, CATEGORIES, FLOWER_CODES, FeatureFound, PatchFound, evaluate, rule_tables
 from papillon.words import cell_words
 
@@ -178,17 +178,7 @@ _PLOT_BIT = [1 << p for p in PLOTS]
 
 
 def _plots(mask: int) -> frozenset[Plot]:
-    return frozenset(_bits(mask))
-
-
-def _bits(mask: int) -> list[Plot]:
-    """The plots of a mask, in order (one step per plot in it, not per plot of the garden)."""
-    plots = []
-    while mask:
-        low = mask & -mask
-        plots.append(low.bit_length() - 1)
-        mask ^= low
-    return plots
+    return frozenset(mask_plots(mask))
 
 
 def _patch(found: PatchFound, garden: Garden, edition: Edition) -> Patch:
@@ -231,7 +221,7 @@ def _feature(found: FeatureFound, garden: Garden, edition: Edition) -> Item:
 @lru_cache(maxsize=1 << 12)  # a few hundred (kind, plots, count) occur; a garden names many of them
 def _thing(kind: str, mask: int, edition: Edition, count: str) -> str:
     """One thing a feature counted, in words: ``'red flower B2'``, ``'red patch B2-C2-D2'``, ``'hedgehog (C3)'``."""
-    where = [PLOT_NAMES[p] for p in _bits(mask)]
+    where = [PLOT_NAMES[p] for p in mask_plots(mask)]
     if kind == "butterfly":
         return f"butterfly {where[0]}"
     if count in ("patch_colours",):

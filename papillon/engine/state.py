@@ -89,7 +89,7 @@ from papillon.engine.tasks import (
 )
 from papillon.errors import IllegalActionError, quote
 from papillon.garden import Cell, Garden
-from papillon.grid import ADJACENCIES, EDGES, PLOTS
+from papillon.grid import ADJACENCIES, EDGES, PLOTS, mask_plots
 from papillon.rules import is_field, patches, total
 from papillon.score import ScoreCard, score
 from papillon.words import noun, plural
@@ -1197,8 +1197,8 @@ def _can_move(state: GameState, board: Board) -> bool:
         return flies != 0
     if rules.butterfly_steps >= 1:  # see _move_sources
         reach = state.game.tables.reach
-        return any(reach[p] & ~flies for p in _plots_of(flies))
-    return any(_moves(state, board, p) for p in _plots_of(flies))
+        return any(reach[p] & ~flies for p in mask_plots(flies))
+    return any(_moves(state, board, p) for p in mask_plots(flies))
 
 
 def _move_sources(state: GameState, board: Board) -> list[Action]:
@@ -1208,18 +1208,8 @@ def _move_sources(state: GameState, board: Board) -> list[Action]:
         # "new": a butterfly moves when a line from it holds a plot without a butterfly (its first such plot
         # is one newly filled, within the steps): a mask test, not its every movement.
         reach = state.game.tables.reach
-        return [FROM_ACTIONS[p] for p in _plots_of(flies) if reach[p] & ~flies]
-    return [FROM_ACTIONS[p] for p in _plots_of(flies) if _moves(state, board, p)]
-
-
-def _plots_of(mask: int) -> list[int]:
-    """The plots of a plot mask, lowest first (by its set bits: a garden holds a few butterflies)."""
-    plots = []
-    while mask:
-        low = mask & -mask
-        plots.append(low.bit_length() - 1)
-        mask ^= low
-    return plots
+        return [FROM_ACTIONS[p] for p in mask_plots(flies) if reach[p] & ~flies]
+    return [FROM_ACTIONS[p] for p in mask_plots(flies) if _moves(state, board, p)]
 
 
 def _moves(state: GameState, board: Board, start: int) -> tuple[tuple[int, int], ...]:

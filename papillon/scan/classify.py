@@ -935,15 +935,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
 
 def _border_strip(layout: GardenLayout, plot: Plot, toward: Plot) -> Rect:
     """The strip along ``plot``'s side facing ``toward``, just inside its outline (:data:`SPILL_STRIP_MM`)."""
-    box = layout.plots[plot]
-    near, far = SPILL_STRIP_MM
-    if toward == plot + 1:
-        return Rect(box.right_mm - far, box.y_mm, far - near, box.h_mm)
-    if toward == plot - 1:
-        return Rect(box.x_mm + near, box.y_mm, far - near, box.h_mm)
-    if toward > plot:
-        return Rect(box.x_mm, box.bottom_mm - far, box.w_mm, far - near)
-    return Rect(box.x_mm, box.y_mm + near, box.w_mm, far - near)
+    return _inward_strip(layout.plots[plot], plot, toward, *SPILL_STRIP_MM)
 
 
 def _border_grey(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot) -> float:
