@@ -136,21 +136,28 @@ _EDGE_BELOW = tuple(edge_below(plot) for plot in range(SIZE * SIZE))
 """The grid's geometry, worked out once: every game's log writes its final gardens."""
 
 
+_ROW_LABELS = tuple(f"{row + 1:>2}".ljust(cell_column(0)) for row in range(SIZE))
+_ROOM = edge_column(0) - cell_column(0)
+"""The longest cell text (code and ``*``) that ends before its edge column: any cell whose occupant is two letters."""
+
+
 def format_grid(garden: Garden) -> str:
     """Just the grid of the notation (column header, rows, edge lines), for showing a garden."""
     lines = [COLUMN_HEADER]
+    cells, bricks, butterflies = garden.cells, garden.bricks, garden.butterflies
     for row in range(SIZE):
-        line = list(f"{row + 1:>2}".ljust(cell_column(SIZE)))
-        for col in range(SIZE):
-            plot = _PLOT_AT[row][col]
-            text = garden.cells[plot].code + ("*" if plot in garden.butterflies else "")
-            line += [" "] * (cell_column(col) + CELL_WIDTH - len(line))
-            line[cell_column(col) : cell_column(col) + len(text)] = text
-            right = _EDGE_RIGHT[plot]
-            if right is not None:
-                line += [" "] * (edge_column(col) + 1 - len(line))
-                line[edge_column(col)] = "|" if right in garden.bricks else " "
-        lines.append("".join(line).rstrip())
+        plots = _PLOT_AT[row]
+        texts = [cells[plot].code + "*" if plot in butterflies else cells[plot].code for plot in plots]
+        if max(map(len, texts)) <= _ROOM:
+            # Each text padded to its edge column, the edge and the space before the next cell (a grid
+            # line is written for every garden of every game's log): the general way below, in one join.
+            line = _ROW_LABELS[row] + "".join(
+                text if right is None else text.ljust(_ROOM) + ("|" if right in bricks else " ") + " "
+                for text, right in zip(texts, map(_EDGE_RIGHT.__getitem__, plots), strict=True)
+            )
+            lines.append(line.rstrip())
+        else:
+            lines.append(_overflowing_row(garden, row))
         below = [_EDGE_BELOW[plot] for plot in _PLOT_AT[row]]
         if any(edge in garden.bricks for edge in below if edge):
             edge_line = "".join(
@@ -160,6 +167,22 @@ def format_grid(garden: Garden) -> str:
             )
             lines.append(edge_line.rstrip())
     return "\n".join(lines) + "\n"
+
+
+def _overflowing_row(garden: Garden, row: int) -> str:
+    """A cell row of :func:`format_grid` with a text too long for its cell (an impossible cell's): each text
+    written over its place, an edge over whatever reached its column."""
+    line = list(_ROW_LABELS[row])
+    for col in range(SIZE):
+        plot = _PLOT_AT[row][col]
+        text = garden.cells[plot].code + ("*" if plot in garden.butterflies else "")
+        line += [" "] * (cell_column(col) + CELL_WIDTH - len(line))
+        line[cell_column(col) : cell_column(col) + len(text)] = text
+        right = _EDGE_RIGHT[plot]
+        if right is not None:
+            line += [" "] * (edge_column(col) + 1 - len(line))
+            line[edge_column(col)] = "|" if right in garden.bricks else " "
+    return "".join(line).rstrip()
 
 
 # --------------------------------------------------------------------------- reading
