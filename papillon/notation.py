@@ -139,33 +139,31 @@ _EDGE_BELOW = tuple(edge_below(plot) for plot in range(SIZE * SIZE))
 _ROW_LABELS = tuple(f"{row + 1:>2}".ljust(cell_column(0)) for row in range(SIZE))
 _ROOM = edge_column(0) - cell_column(0)
 """The longest cell text (code and ``*``) that ends before its edge column: any cell whose occupant is two letters."""
+_RIGHT_EDGES = tuple(tuple(_EDGE_RIGHT[plot] for plot in plots[:-1]) for plots in _PLOT_AT)
+"""Each row's edges between its cells, left to right."""
+_BELOW_EDGES = tuple(frozenset(_EDGE_BELOW[plot] for plot in plots) - {None} for plots in _PLOT_AT)
+_BELOW_ORDER = tuple(tuple(_EDGE_BELOW[plot] for plot in plots) for plots in _PLOT_AT)
+_EDGE_GAP = " " * (cell_column(1) - cell_column(0) - CELL_WIDTH)
+"""The spaces between two cells' places in an edge line (the first cell's are the row label's)."""
 
 
 def format_grid(garden: Garden) -> str:
     """Just the grid of the notation (column header, rows, edge lines), for showing a garden."""
     lines = [COLUMN_HEADER]
     cells, bricks, butterflies = garden.cells, garden.bricks, garden.butterflies
-    for row in range(SIZE):
-        plots = _PLOT_AT[row]
+    for row, plots in enumerate(_PLOT_AT):
         texts = [cells[plot].code + "*" if plot in butterflies else cells[plot].code for plot in plots]
         if max(map(len, texts)) <= _ROOM:
-            # Each text padded to its edge column, the edge and the space before the next cell (a grid
-            # line is written for every garden of every game's log): the general way below, in one join.
-            line = _ROW_LABELS[row] + "".join(
-                text if right is None else text.ljust(_ROOM) + ("|" if right in bricks else " ") + " "
-                for text, right in zip(texts, map(_EDGE_RIGHT.__getitem__, plots), strict=True)
-            )
-            lines.append(line.rstrip())
+            # Each text padded to its edge column, then the edge and the space before the next cell: the
+            # general way below in one join (a grid is written for every garden of every game's log).
+            last = texts.pop()
+            pieces = [text.ljust(_ROOM) + ("| " if right in bricks else "  ") for text, right in zip(texts, _RIGHT_EDGES[row], strict=True)]
+            lines.append((_ROW_LABELS[row] + "".join(pieces) + last).rstrip())
         else:
             lines.append(_overflowing_row(garden, row))
-        below = [_EDGE_BELOW[plot] for plot in _PLOT_AT[row]]
-        if any(edge in garden.bricks for edge in below if edge):
-            edge_line = "".join(
-                " " * (cell_column(col) - cell_column(col - 1) - CELL_WIDTH if col else cell_column(0))
-                + ("---" if below[col] in garden.bricks else "   ")
-                for col in range(SIZE)
-            )
-            lines.append(edge_line.rstrip())
+        if not bricks.isdisjoint(_BELOW_EDGES[row]):
+            segments = ["---" if edge in bricks else "   " for edge in _BELOW_ORDER[row]]
+            lines.append((" " * cell_column(0) + _EDGE_GAP.join(segments)).rstrip())
     return "\n".join(lines) + "\n"
 
 
