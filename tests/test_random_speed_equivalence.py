@@ -4,7 +4,8 @@ A state is written by a plain slotted class and then made a ``GameState`` that r
 assignments; the legal plots and free edges of a missed memo are gathered in C; a board's
 garden reads its masks' binary text; a reveal's and a roll's text is parsed once;
 ``play_game`` writes each line of its log as it plays; a bot's ``randrange(n)`` draws
-``getrandbits`` directly.  Each is checked here against the plain way, on random games.
+``getrandbits`` directly; ``play_game`` restarts one generator for every decision no bot kept.  Each is
+checked here against the plain way, on random games.
 """
 
 from __future__ import annotations
@@ -132,3 +133,38 @@ def test_the_butterflies_that_may_move_by_mask_are_those_with_a_movement():
         plain = [p for p in PLOTS if board.butterflies >> p & 1 and _moves(state, board, p)]
         assert [a.plot for a in _move_sources(state, board)] == plain
         assert _can_move(state, board) == bool(plain)
+
+
+class _KeepingBot:
+    """The random bot, keeping every generator it is given (and drawing from the one before, once it decided)."""
+
+    name = "random"
+
+    def __init__(self) -> None:
+        self.kept: list[random.Random] = []
+
+    def choose(self, state, rng):
+        if self.kept:
+            self.kept[-1].random()  # a kept generator is its own: drawing from it changes no later decision
+        self.kept.append(rng)
+        return make_bot("random").choose(state, rng)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_play_game_reuses_a_generator_only_when_no_bot_kept_it(seed):
+    # play_game restarts one generator for every decision and reseeds one for every chance event;
+    # a bot that keeps its generators gets a new one each time, and the games are the same.
+    plain = play_game(game_seed(13, seed), [make_bot("random")])[1]
+    keeping = _KeepingBot()
+    kept = play_game(game_seed(13, seed), [keeping])[1]
+    assert kept.text() == plain.text()
+    assert len({id(rng) for rng in keeping.kept}) == len(keeping.kept) > 10
+
+
+def test_a_restarted_generator_draws_as_a_new_one():
+    prefix = hash_prefix(5, "bot")
+    rng = LazyRandom((5, "bot", 1), prefix)
+    rng.random(), rng.gauss(0, 1)
+    rng.restart((5, "bot", 2))
+    fresh = random.Random(derive_seed(5, "bot", 2))
+    assert [rng.randrange(7), rng.gauss(0, 1), rng.random()] == [fresh.randrange(7), fresh.gauss(0, 1), fresh.random()]

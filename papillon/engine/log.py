@@ -43,6 +43,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import is_
+from sys import getrefcount
 from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
@@ -199,9 +200,12 @@ def _plain(text: str) -> bool:
     return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
-def chance_rng(seed: int, index: int) -> random.Random:
-    """``random.Random(derive_seed(seed, "chance", index))``, seeded without ``Random.__init__``'s and ``seed``'s Python frames."""
-    rng = _new_random(random.Random)
+def chance_rng(seed: int, index: int, reuse: random.Random | None = None) -> random.Random:
+    """``random.Random(derive_seed(seed, "chance", index))``, seeded without ``Random.__init__``'s and ``seed``'s Python frames.
+
+    ``reuse``: a plain ``random.Random`` that nothing needs any more, seeded again instead of making one (seeding
+    sets its whole state: the draws are a new one's)."""
+    rng = _new_random(random.Random) if reuse is None else reuse
     _seed_random(rng, derive_seed(seed, "chance", index))
     rng.gauss_next = None  # type: ignore[attr-defined]
     return rng
@@ -296,12 +300,17 @@ def play_game(
     decision_line = _DECISION_LINES.get
     chances = count = 0  # the chance events and all events so far (len(events))
     bot_prefix = hash_prefix(seed, "bot")  # each decision's LazyRandom((seed, "bot", n)) hashes n after it
+    # One generator for the chance events (sample_chance keeps none) and one for the decisions, restarted for
+    # each (LazyRandom.restart: making one costs about a decision), unless the last bot kept it: then a new one.
+    chance_generator = _new_random(random.Random)
+    rng = LazyRandom((seed, "bot", 0), bot_prefix)
+    unheld = getrefcount(rng)  # its reference count while only this function holds it
     while True:
         stage = state.stage  # told by identity: a decision's stages first
         if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
             if stage is S_OVER:
                 break
-            outcome = state.sample_chance(chance_rng(seed, chances))
+            outcome = state.sample_chance(chance_rng(seed, chances, chance_generator))
             chances += 1
             count += 1
             event: dict[str, Any] = {"chance": outcome}
@@ -313,7 +322,11 @@ def play_game(
         agent = agents[player]
         if agent is None:
             raise ValueError(f"player {player} is a person: the driver must ask them")
-        action = agent.choose(state, LazyRandom((seed, "bot", count), bot_prefix))
+        if getrefcount(rng) == unheld:
+            rng.restart((seed, "bot", count))
+        else:
+            rng = LazyRandom((seed, "bot", count), bot_prefix)
+        action = agent.choose(state, rng)
         count += 1
         state = state.apply(action)  # the lowest acting seat's: player's
         text = action.text if action.__class__ is Action else str(action)

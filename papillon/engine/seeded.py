@@ -97,6 +97,15 @@ class LazyRandom(random.Random):
         self._prefix = prefix
         self.gauss_next = None
 
+    def restart(self, key: tuple[Any, ...]) -> None:
+        """Become ``LazyRandom(key, prefix)``, the prefix kept (``key`` differs in its last part only).
+
+        Making a generator costs a Mersenne Twister's 2.5 kB of state, allocated, zeroed and freed: about
+        as much as a random bot's decision.  A driver that made the last one and knows nothing else holds
+        it gives it the next key instead; the next draw seeds it afresh, as it would a new one."""
+        self._key = key
+        self.gauss_next = None
+
     def _start(self) -> None:
         key = self._key
         self._key = None
