@@ -241,3 +241,21 @@ def test_a_scribble_over_a_flower_coloured_over_its_bubble_is_a_mark() -> None:
 
     bubble = _any_bubble(_sheet(scribbled), plot)
     assert bubble.value == "filled" and bubble.confidence >= 0.9, bubble
+
+
+def test_a_flowers_grainy_fill_over_its_bubble_with_nothing_darker_over_it_is_never_surely_filled() -> None:
+    # photogen3 development seed 200006: a red pencil colouring run all round and across an empty bubble, its grain
+    # not all taken for the flower's colour, was read `filled` at 0.97 though nothing in it was darker than the fill.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def grainy(image: np.ndarray) -> None:
+        _red_plot(image, plot, over_bubble=True)
+        # Most of the core a grain of another shade, no darker than the red fill: a little of the red shows through.
+        grain = np.random.default_rng(3).random(image.shape[:2]) < 0.7
+        yy, xx = np.mgrid[: image.shape[0], : image.shape[1]]
+        core = (xx - c.cx_mm * PX) ** 2 + (yy - c.cy_mm * PX) ** 2 <= (c.r_mm * 0.65 * PX) ** 2
+        image[grain & core] = (170, 70, 130)
+
+    bubble = _bubble(_sheet(grainy), plot)
+    assert bubble.confidence < 0.9, bubble

@@ -310,6 +310,15 @@ BUBBLE_OVER_MARKS_MID = 0.12
 (over the print) at which it is as likely marked over the fill as not: empty bubbles under a fill measured at most
 0.07, marks over one 0.16-0.97 (photogen3 development seeds 100000-100059, 120000-120049)."""
 BUBBLE_OVER_MARKS_SPREAD = 0.015
+BUBBLE_UNDER_FILL_OWN_MIN = 0.1
+"""Share of a surrounded bubble's core in its plot's own colour from which, with the paper between its wings no darker
+than the fill around it (by :data:`BUBBLE_UNDER_FILL_LEVEL_MAX`) and nothing over it darker than that fill (under
+:data:`BUBBLE_SURROUNDED_MARK_MAX`), what reads as a mark may be the fill itself: such a bubble is never read `filled`
+surely (a pale red pencil colouring run over an empty bubble, its grain not taken for the flower's colour, read
+`filled` at 0.97: photogen3 development seed 200006; a ballpoint tick under a flower's fill, 200041, looks the same)."""
+BUBBLE_UNDER_FILL_LEVEL_MAX = 0.05
+"""How much darker than the fill around a surrounded bubble the paper between its wings may lie and still be that fill:
+empty bubbles coloured over measured -0.07 to 0.05, fills over a fill 0.11 and more (development seeds 200000-200059)."""
 BUBBLE_JOIN_REACH_MM = 1.0
 """How far (mm) past the paper ring around a bubble the plot's own colour is looked for, to join a fill to it."""
 FIELD_INK_PERCENTILE = 95
@@ -1357,6 +1366,11 @@ def read_bubble(
         fill_level = _ring_darkness(m, circle, paper, own_hue)
         over_marks = float(((above_print > fill_level + BUBBLE_MARK_DARKNESS) & inside & ~stroke).sum()) / n
         p = max(p, _sigmoid((over_marks - BUBBLE_OVER_MARKS_MID) / BUBBLE_OVER_MARKS_SPREAD))
+        lies_across = own_fraction >= BUBBLE_UNDER_FILL_OWN_MIN and over_fill < BUBBLE_UNDER_FILL_LEVEL_MAX
+        if lies_across and over_marks < BUBBLE_SURROUNDED_MARK_MAX:
+            # The fill lies on across the bubble with nothing darker over it: its grain may pass for a mark, or hide a
+            # tick in its own shade; a person decides.
+            p = min(p, BUBBLE_OWN_CONFIDENCE)
     evidence = (
         ("fill", fraction),
         ("mark", mark_fraction),
