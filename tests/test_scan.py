@@ -728,3 +728,15 @@ def test_a_marker_the_whole_photo_loses_is_found_where_the_others_put_it(good):
     assert 3 not in D._find_markers(cv2.cvtColor(shaded, cv2.COLOR_RGB2GRAY))
     again = D.locate(shaded)
     assert np.abs(again.marker_corners_px - located.marker_corners_px).max() < 1.0
+
+
+def test_a_tick_in_the_bubble_of_a_plot_only_doubted_as_a_bramble_is_asked_not_read_empty():
+    # photogen3's held-out seed 770030 (made after the scanner was frozen, kept here as a regression once seen): a
+    # ballpoint tick in B2's bubble, the plot scribbled over in ballpoint (read `blue`, a bramble the runner-up); the
+    # bramble's strokes taken out of the bubble took the tick with them: `empty` at 0.98.
+    from photogen3 import make_photo
+
+    photo = make_photo(770030, max_megapixels=12.0)
+    assert photo.truth["butterflies"]["B2"]["truth"] == "filled"
+    bubble = next(r for r in read_photo(photo.jpeg, accept_uncertain=True).readings if r.item == "butterfly B2")
+    assert bubble.confidence < 0.9, bubble
