@@ -155,6 +155,13 @@ def _bits(mask: int, digits: str, table: bytes = bytes.maketrans(b"01", b"\x00\x
 
 _CLEAR = bytes.maketrans(b"01", b"\x01\x00")
 """``_bits``' table for the clear bits."""
+
+
+def _unseen_cards(seen: int, count: int) -> list[int]:
+    """The cards (of ``count``) not yet revealed: the clear bits of the ``seen`` mask, lowest first."""
+    return list(compress(range(count), _bits(seen, f"0{count}b", _CLEAR)))
+
+
 _EDGE_DIGITS = f"0{len(EDGES)}b"
 _PLOT_DIGITS = f"0{len(PLOTS)}b"
 
@@ -417,10 +424,7 @@ class GameState(_Slots):
             faces = len(edition.die_faces)
             return "roll " + " ".join([str(rng.randrange(faces) + 1) for _ in range(edition.dice)])
         if stage is S_REVEAL:
-            count = len(edition.cards)
-            # The cards not seen: the clear bits of the seen mask, lowest first.
-            unseen = list(compress(range(count), _bits(self.seen, f"0{count}b", _CLEAR)))
-            return "reveal " + ".".join(map(str, rng.sample(unseen, edition.decks)))
+            return "reveal " + ".".join(map(str, rng.sample(_unseen_cards(self.seen, len(edition.cards)), edition.decks)))
         if stage is S_DEAL:
             return _sample_deal(self.game, rng)
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
@@ -437,8 +441,7 @@ class GameState(_Slots):
             rolls = list(itertools.product(faces, repeat=edition.dice))
             return tuple(("roll " + " ".join(map(str, r)), 1 / len(rolls)) for r in rolls)
         if self.stage is S_REVEAL:
-            unseen = [c for c in range(len(edition.cards)) if not self.seen >> c & 1]
-            draws = list(itertools.permutations(unseen, edition.decks))
+            draws = list(itertools.permutations(_unseen_cards(self.seen, len(edition.cards)), edition.decks))
             return tuple(("reveal " + ".".join(map(str, d)), 1 / len(draws)) for d in draws)
         if self.stage is S_DEAL:
             choices = [list(itertools.combinations(tiles, count)) for tiles, count in _display_choices(self.game)]
