@@ -4,8 +4,9 @@ A state is written by a plain slotted class and then made a ``GameState`` that r
 assignments; the legal plots and free edges of a missed memo are gathered in C; a board's
 garden reads its masks' binary text; a reveal's and a roll's text is parsed once;
 ``play_game`` writes each line of its log as it plays; a bot's ``randrange(n)`` draws
-``getrandbits`` directly; ``play_game`` restarts one generator for every decision no bot kept.  Each is
-checked here against the plain way, on random games.
+``getrandbits`` directly; ``play_game`` restarts one generator for every decision no bot kept, draws the
+random bot's choice itself and applies a reveal without reading its text back.  Each is checked here
+against the plain way, on random games.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from dataclasses import FrozenInstanceError
 
 import pytest
 
-from papillon.edition import edition_from_toml
+from papillon.edition import edition_from_toml, standard_edition
 from papillon.engine import make_bot, new_game, play_game
 from papillon.engine.actions import EDGE_ACTIONS, PLOT_ACTIONS
-from papillon.engine.log import game_seed
+from papillon.engine.bots import RandomBot
+from papillon.engine.log import GameLog, game_seed, step
 from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix
 from papillon.engine.state import _can_move, _empty_plot_actions, _free_edge_actions, _move_sources, _moves
 from papillon.errors import IllegalActionError
@@ -152,8 +154,8 @@ class _KeepingBot:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_play_game_reuses_a_generator_only_when_no_bot_kept_it(seed):
-    # play_game restarts one generator for every decision and reseeds one for every chance event;
-    # a bot that keeps its generators gets a new one each time, and the games are the same.
+    # play_game restarts one generator for every decision of a bot that may keep it (the random bot's own
+    # choice it draws itself); a bot that keeps its generators gets a new one each time, and the games are the same.
     plain = play_game(game_seed(13, seed), [make_bot("random")])[1]
     keeping = _KeepingBot()
     kept = play_game(game_seed(13, seed), [keeping])[1]
@@ -168,3 +170,23 @@ def test_a_restarted_generator_draws_as_a_new_one():
     rng.restart((5, "bot", 2))
     fresh = random.Random(derive_seed(5, "bot", 2))
     assert [rng.randrange(7), rng.gauss(0, 1), rng.random()] == [fresh.randrange(7), fresh.gauss(0, 1), fresh.random()]
+
+
+class _PlainRandomBot(RandomBot):
+    """The random bot through the generic driver: play_game draws RandomBot's own decisions itself."""
+
+
+@pytest.mark.parametrize("bots", [("random",), ("random", "greedy", "random")])
+def test_play_games_own_draws_are_those_of_the_public_api(bots):
+    # step() asks each bot with its decision's generator and samples each chance event with chance_rng,
+    # through sample_chance and apply: play_game, which draws both itself, must write the same log.
+    for seed in (3, 41, 977):
+        state, log = play_game(seed, [RandomBot() if bot == "random" else make_bot(bot) for bot in bots])
+        generic = GameLog(seed, standard_edition(), [{"name": bot, "bot": bot} for bot in bots])
+        agents = [_PlainRandomBot() if bot == "random" else make_bot(bot) for bot in bots]
+        other = new_game(list(bots))
+        while not other.is_over():
+            other = step(other, generic, agents)
+        generic.finish(other)
+        assert generic.text() == log.text()
+        assert [other.garden(p) for p in range(len(bots))] == [state.garden(p) for p in range(len(bots))]

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from papillon.engine.log import bot_rng, derive_seed, seat_rng
-from papillon.engine.seeded import LazyRandom
+from papillon.engine.seeded import LazyRandom, hash_prefix, index_draw, reseed
 
 
 def draws(rng: random.Random) -> list[object]:
@@ -51,3 +51,11 @@ def test_a_copy_or_a_pickle_draws_the_same() -> None:
         rng = LazyRandom((8, "bot", 1))
         twin = clone(rng)
         assert [twin.random() for _ in range(3)] == [rng.random() for _ in range(3)]
+
+
+@given(st.integers(0, 10**9), st.integers(0, 2000), st.integers(1, 70))
+def test_play_games_reseeded_draws_are_those_of_the_seeded_generator(seed: int, number: int, n: int) -> None:
+    # play_game's own draws: a chance event's generator reseeded, a random bot's choice among n drawn at once.
+    spare = random.Random()
+    assert draws(reseed(spare, hash_prefix(seed, "chance"), number)) == draws(random.Random(derive_seed(seed, "chance", number)))
+    assert index_draw(spare, hash_prefix(seed, "bot"), number, n) == random.Random(derive_seed(seed, "bot", number)).randrange(n)

@@ -36,7 +36,6 @@ on the interleaving.
 
 from __future__ import annotations
 
-import _random
 import itertools
 import json
 import random
@@ -48,9 +47,9 @@ from typing import Any
 
 from papillon.edition import Edition, earlier_standard_editions, edition_from_data, standard_edition
 from papillon.engine.actions import Action
-from papillon.engine.bots import Bot
-from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix
-from papillon.engine.state import GNOME_VERB, GameState, gnome_slugs, new_game
+from papillon.engine.bots import Bot, RandomBot
+from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix, index_draw, reseed
+from papillon.engine.state import GNOME_VERB, GameState, apply_legal, draw_chance, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import json_reason, loads_json
@@ -200,19 +199,12 @@ def _plain(text: str) -> bool:
     return text.isascii() and text.isprintable() and '"' not in text and "\\" not in text
 
 
-def chance_rng(seed: int, index: int, reuse: random.Random | None = None) -> random.Random:
-    """``random.Random(derive_seed(seed, "chance", index))``, seeded without ``Random.__init__``'s and ``seed``'s Python frames.
-
-    ``reuse``: a plain ``random.Random`` that nothing needs any more, seeded again instead of making one (seeding
-    sets its whole state: the draws are a new one's)."""
-    rng = _new_random(random.Random) if reuse is None else reuse
-    _seed_random(rng, derive_seed(seed, "chance", index))
-    rng.gauss_next = None  # type: ignore[attr-defined]
-    return rng
+def chance_rng(seed: int, index: int) -> random.Random:
+    """``random.Random(derive_seed(seed, "chance", index))``: the draws of a game's chance event number ``index``."""
+    return random.Random(derive_seed(seed, "chance", index))
 
 
 _new_random = random.Random.__new__
-_seed_random = _random.Random.seed
 
 
 def bot_rng(seed: int, decision: int) -> random.Random:
@@ -302,7 +294,9 @@ def play_game(
     bot_prefix = hash_prefix(seed, "bot")  # each decision's LazyRandom((seed, "bot", n)) hashes n after it
     # One generator for the chance events (sample_chance keeps none) and one for the decisions, restarted for
     # each (LazyRandom.restart: making one costs about a decision), unless the last bot kept it: then a new one.
+    chance_prefix = hash_prefix(seed, "chance")
     chance_generator = _new_random(random.Random)
+    draws = _new_random(random.Random)  # the random bot's, seeded afresh for each of its decisions
     rng = LazyRandom((seed, "bot", 0), bot_prefix)
     unheld = getrefcount(rng)  # its reference count while only this function holds it
     while True:
@@ -310,25 +304,32 @@ def play_game(
         if not (stage is S_TURN or stage is S_BONUS or stage is S_START):
             if stage is S_OVER:
                 break
-            outcome = state.sample_chance(chance_rng(seed, chances, chance_generator))
+            outcome, state = draw_chance(state, reseed(chance_generator, chance_prefix, chances))  # chance_rng(seed, chances)
             chances += 1
             count += 1
             event: dict[str, Any] = {"chance": outcome}
             append(event)
             line(_dump_event(event))
-            state = state.apply(outcome)
             continue
         player = state.current  # the lowest acting seat, as state.player
         agent = agents[player]
         if agent is None:
             raise ValueError(f"player {player} is a person: the driver must ask them")
-        if getrefcount(rng) == unheld:
-            rng.restart((seed, "bot", count))
+        if agent.__class__ is RandomBot:
+            # RandomBot.choose's draw, with its generator's, its own and apply's checking frames left out: they cost
+            # more than the rest of its decision.  The generator: the decision's LazyRandom((seed, "bot", count)).
+            legal = state.legal_actions()
+            action = legal[index_draw(draws, bot_prefix, count, len(legal))]
+            count += 1
+            state = apply_legal(state, action)
         else:
-            rng = LazyRandom((seed, "bot", count), bot_prefix)
-        action = agent.choose(state, rng)
-        count += 1
-        state = state.apply(action)  # the lowest acting seat's: player's
+            if getrefcount(rng) == unheld:
+                rng.restart((seed, "bot", count))
+            else:
+                rng = LazyRandom((seed, "bot", count), bot_prefix)
+            action = agent.choose(state, rng)
+            count += 1
+            state = state.apply(action)  # the lowest acting seat's: player's
         text = action.text if action.__class__ is Action else str(action)
         event = {"player": player, "action": text}
         append(event)

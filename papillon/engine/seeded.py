@@ -37,10 +37,8 @@ def derive_seed(seed: int, *parts: object) -> int:
         head, last = parts
         key: tuple[object, ...] = (seed, head)
         prefix = _PREFIXES.get(key)
-        if prefix is not None and last.__class__ is int and 0 <= last < NUMBERS:
-            hasher = prefix.copy()
-            hasher.update(_NUMBERS[last])
-            return _from_bytes(hasher.digest(), "big")
+        if prefix is not None and last.__class__ is int:
+            return _prefixed_seed(prefix, last)
     elif not parts:
         return int.from_bytes(blake2b(str(seed).encode(), digest_size=8).digest(), "big")
     else:
@@ -80,6 +78,39 @@ def _plain_derive_seed(seed: int, *parts: object) -> int:
 _PREFIXES: dict[tuple[object, ...], Any] = {}
 """The hash of each key's text before its last part (forgotten all at once when full)."""
 PREFIXES = 1024
+
+
+def _prefixed_seed(prefix: Any, number: int) -> int:
+    """:func:`derive_seed` of a key whose text before its last part, ``number``, hashes to ``prefix`` (:func:`hash_prefix`)."""
+    hasher = prefix.copy()
+    hasher.update(_NUMBERS[number] if 0 <= number < NUMBERS else str(number).encode())
+    return _from_bytes(hasher.digest(), "big")
+
+
+def _below(generator: Any, n: int) -> int:
+    """``random.Random.randrange(n)`` for ``n > 0``, as it draws it: ``getrandbits(n.bit_length())`` until below ``n``."""
+    bits = n.bit_length()
+    found = _getrandbits(generator, bits)
+    while found >= n:
+        found = _getrandbits(generator, bits)
+    return found
+
+
+def reseed(generator: Any, prefix: Any, number: int) -> Any:
+    """``generator`` (a ``random.Random`` nothing else needs) made ``random.Random(derive_seed(*key))``, ``number``
+    being the key's last part and ``prefix`` the hash of the text before it (:func:`hash_prefix`); seeding sets the
+    whole state, so its draws are a new one's."""
+    _seed(generator, _prefixed_seed(prefix, number))
+    generator.gauss_next = None
+    return generator
+
+
+def index_draw(generator: Any, prefix: Any, number: int, n: int) -> int:
+    """``LazyRandom(key, prefix).randrange(n)``, ``number`` being the key's last part, drawn by reseeding ``generator``
+    (a ``random.Random`` nothing else needs): a random bot's whole decision in one Python frame, where the
+    generator's methods take three."""
+    _seed(generator, _prefixed_seed(prefix, number))
+    return _below(generator, n)
 
 
 class LazyRandom(random.Random):
@@ -130,18 +161,8 @@ class LazyRandom(random.Random):
             if key is not None:  # _start, without its frame (nor derive_seed's, given the prefix)
                 self._key = None
                 prefix = self._prefix
-                if prefix is None:
-                    _seed(self, derive_seed(*key))
-                else:
-                    hasher = prefix.copy()
-                    number = key[-1]
-                    hasher.update(_NUMBERS[number] if 0 <= number < NUMBERS else str(number).encode())
-                    _seed(self, _from_bytes(hasher.digest(), "big"))
-            bits = start.bit_length()
-            found = _getrandbits(self, bits)
-            while found >= start:
-                found = _getrandbits(self, bits)
-            return found
+                _seed(self, derive_seed(*key) if prefix is None else _prefixed_seed(prefix, key[-1]))
+            return _below(self, start)
         return _randrange(self, start, stop, step)
 
     def randbytes(self, n: int) -> bytes:

@@ -424,7 +424,7 @@ class GameState(_Slots):
             faces = len(edition.die_faces)
             return "roll " + " ".join([str(rng.randrange(faces) + 1) for _ in range(edition.dice)])
         if stage is S_REVEAL:
-            return "reveal " + ".".join(map(str, rng.sample(_unseen_cards(self.seen, len(edition.cards)), edition.decks)))
+            return _reveal_text(_draw_cards(self, rng))
         if stage is S_DEAL:
             return _sample_deal(self.game, rng)
         raise IllegalActionError(f"no chance event now: {self.prompt()}")
@@ -637,15 +637,38 @@ def _apply_chance(state: GameState, action: str) -> GameState:
         picked, mask = _cards_of(action, edition.decks, len(edition.cards))
         if state.seen & mask:
             raise IllegalActionError(_reveal_expected(action, edition.decks, len(edition.cards)))
-        s = state
-        return _state(
-            s.game, S_ROLL, s.round, s.current, s.boards, s.display, picked, s.seen | mask, s.roll, s.pair, s.parts, s.tasks, s.turns
-        )
+        return _revealed(state, picked, mask)
     roll = _faces_of(action, edition.dice, len(edition.die_faces))
     s = state
     return _state(
         s.game, S_TURN, s.round, 0, s.boards, s.display, s.revealed, s.seen, roll, -1, _parts(s), s.tasks, (FRESH_TURN,) * len(s.boards)
     )
+
+
+def _revealed(s: GameState, picked: tuple[int, ...], mask: int) -> GameState:
+    """``s`` after the reveal of the cards ``picked`` (their bit ``mask``): the roll comes next."""
+    return _state(s.game, S_ROLL, s.round, s.current, s.boards, s.display, picked, s.seen | mask, s.roll, s.pair, s.parts, s.tasks, s.turns)
+
+
+def _draw_cards(state: GameState, rng: random.Random) -> list[int]:
+    """The cards of a reveal drawn from ``rng``: one per deck, among those not yet seen."""
+    edition = state.game.edition
+    return rng.sample(_unseen_cards(state.seen, len(edition.cards)), edition.decks)
+
+
+def _reveal_text(picked: Sequence[int]) -> str:
+    return "reveal " + ".".join(map(str, picked))
+
+
+def draw_chance(state: GameState, rng: random.Random) -> tuple[str, GameState]:
+    """``outcome = state.sample_chance(rng)`` and ``state.apply(outcome)`` at once, for a driver that draws its chance
+    events itself (:func:`papillon.engine.log.play_game`): the cards of a reveal, new text nearly every time, are not
+    read back from its text."""
+    if state.stage is S_REVEAL:
+        picked = _draw_cards(state, rng)
+        return _reveal_text(picked), _revealed(state, tuple(picked), sum(map(_ONE_BIT.__lshift__, picked)))
+    outcome = state.sample_chance(rng)
+    return outcome, state.apply(outcome)
 
 
 @lru_cache(maxsize=1 << 10)
@@ -758,6 +781,12 @@ _CHANCE = (S_DEAL, S_REVEAL, S_ROLL)
 
 
 # --------------------------------------------------------------------------- the flow
+
+
+def apply_legal(state: GameState, action: Action) -> GameState:
+    """``state.apply(action)`` for the lowest acting seat, ``action`` being one of ``state.legal_actions()`` (unchecked):
+    for a driver that took it from that very tuple (:func:`papillon.engine.log.play_game`'s random bot)."""
+    return _settle(_apply(state, action))
 
 
 def _settle(state: GameState) -> GameState:
