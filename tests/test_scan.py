@@ -740,3 +740,25 @@ def test_a_tick_in_the_bubble_of_a_plot_only_doubted_as_a_bramble_is_asked_not_r
     assert photo.truth["butterflies"]["B2"]["truth"] == "filled"
     bubble = next(r for r in read_photo(photo.jpeg, accept_uncertain=True).readings if r.item == "butterfly B2")
     assert bubble.confidence < 0.9, bubble
+
+
+def test_a_brambles_bent_stroke_running_into_the_bubble_is_no_mark():
+    # photogen3 development seed 200056: a ballpoint bramble's X in C3 bends off the diagonal and ends in the bubble;
+    # only strokes straight along the diagonal were known, so the rest of it was a mark: `filled` at 0.91.
+    from photogen3 import make_photo
+
+    photo = make_photo(200056, max_megapixels=12.0)
+    assert photo.truth["butterflies"]["C3"]["truth"] == "empty"
+    assert photo.truth["plots"]["C3"]["truth"] == "bramble"
+    bubble = next(r for r in read_photo(photo.jpeg, accept_uncertain=True).readings if r.item == "butterfly C3")
+    assert bubble.value == "empty" and bubble.confidence >= 0.9, bubble
+
+
+def test_a_bubble_filled_in_felt_that_a_brambles_stroke_runs_into_stays_filled():
+    # photogen3 seed 770050 (held-out, spent): a felt fill the bramble's stroke runs into is more than the stroke.
+    from photogen3 import make_photo
+
+    photo = make_photo(770050, max_megapixels=12.0)
+    assert photo.truth["butterflies"]["B2"]["truth"] == "filled"
+    bubble = next(r for r in read_photo(photo.jpeg, accept_uncertain=True).readings if r.item == "butterfly B2")
+    assert bubble.value == "filled" and bubble.confidence >= 0.9, bubble

@@ -268,6 +268,25 @@ THROUGH_HALF_WIDTH_MAX_MM = 0.9
 blurred by the camera, not a fill or a stroke across the diagonal."""
 THROUGH_AREA_MAX = 0.5
 """Share of the searched area a stroke through the bubble may cover (more is a fill)."""
+RUN_IN_NEAR_MM = 1.2
+RUN_IN_FAR_MM = 4.0
+"""A stroke in the plot that runs in to a bubble reaches within RUN_IN_NEAR_MM of its outline from at least
+RUN_IN_FAR_MM past it: a tick's arm overshoots the outline by a millimetre or two, a bramble's stroke comes from the
+plot's middle."""
+RUN_IN_INWARD_MM = 2.5
+"""How far past the outline (mm), toward the plot's centre, such a stroke must reach: a bramble's X comes from the plot's
+middle, a tick's arm may run out as far toward the plot's outline (a ballpoint tick's arm was taken for one)."""
+RUN_IN_FIT_MM = 3.0
+"""How far past the outline (mm) a stroke's pixels give its direction into the bubble (its tangent there: strokes bend)."""
+RUN_IN_PLOT_INSET_MM = 0.8
+"""Inset (mm) of the plot's box where such strokes are looked for: clear of its printed outline and the gutter."""
+RUN_IN_HALF_WIDTH_MAX_MM = 1.5
+"""Widest (mm, 90th percentile of its pixels' distance from its tangent) a stroke running in to a bubble may be: a
+felt line blurred by the camera and bent, not a blot or a fill."""
+RUN_IN_OUTLINE_MM = 0.5
+"""Half-width (mm) of the bubble's printed outline, which parts a stroke's pixels outside the bubble from those inside."""
+RUN_IN_BEND_MM = 0.8
+"""How far (mm) a stroke inside the bubble may bend away from its tangent at the outline."""
 BUBBLE_OWN_DARKNESS_MIN = 0.06
 """Darkness above the paper and the printed butterfly from which a pixel in the plot's colour is colour laid over the
 bubble (a felt or pencil fill darkens it 0.1-0.5)."""
@@ -1296,8 +1315,6 @@ def read_bubble(
     darkness, chroma = m.darkness[where] - paper, m.chroma[where]
     dark = (darkness > BUBBLE_DARKNESS_MIN) & (chroma < PENCIL_CHROMA_MAX * 2)
     n = max(int(inside.sum()), 1)
-    fraction = float((dark & inside).sum()) / n
-    p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
     # The plot's own colour (its stamp's or a field's green), if a fill of it may have run over the bubble.
     own_hue = None
     if plot_reading is not None and calibration is not None:
@@ -1329,7 +1346,8 @@ def read_bubble(
     # of it is the flower's edge overlapping the bubble (photogen2 seed 900005: 13 %).
     own_is_mark = not spread and own_fraction >= BUBBLE_OWN_FILLED_MIN
     marked = (above_print > BUBBLE_MARK_DARKNESS) & (own_is_mark | ~own) & inside
-    stroke = _through_stroke(m, layout, plot, circle, where, paper)
+    run_in = _run_in_stroke(m, layout, plot, circle, where, paper, marked)
+    stroke = _through_stroke(m, layout, plot, circle, where, paper) | run_in
     # A plot only doubted as a bramble (another reading on top) cannot say surely that strokes through its bubble are
     # the bramble's: the marks they would take away keep the bubble as doubtful as they make it, up to even odds (a
     # tick along a scribbled bramble's stroke was read `empty` at 0.98 on photogen3 held-out seed 770030).
@@ -1341,6 +1359,10 @@ def read_bubble(
         stroke |= _bramble_stroke(m, layout, plot, circle, where, paper)
     marked &= ~stroke
     mark_fraction = float(marked.sum()) / n
+    # What is dark along a stroke running in is the stroke's, not a fill's (a felt X covered 40-54 % of the core).  (The
+    # bands of the strokes along the diagonal are wider than the stroke: they may cover a cross or fill it runs into.)
+    fraction = float((dark & inside & ~run_in).sum()) / n
+    p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
     p = max(p_fill, p_mark, p_doubt)
     if surrounded and mark_fraction < BUBBLE_SURROUNDED_MARK_MAX:
@@ -1465,6 +1487,91 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
         return empty
     half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
     return diagonal.band(m, circle, where, centre, half_width)
+
+
+def _line_spread(px: NDArray[Any], py: NDArray[Any]) -> float:
+    """How far (mm, 95th percentile) points lie from the straight line that best fits them (by their main axis)."""
+    if px.size < 3:
+        return 0.0
+    cx, cy = float(px.mean()), float(py.mean())
+    _, vectors = np.linalg.eigh(np.cov(np.stack([px - cx, py - cy])))
+    dx, dy = float(vectors[0, 1]), float(vectors[1, 1])
+    return float(np.percentile(np.abs((px - cx) * dy - (py - cy) * dx), 95))
+
+
+def _run_in_stroke(
+    m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float, marked: NDArray[Any]
+) -> NDArray[Any]:
+    """The pixels of ``where`` on a pen or pencil stroke that runs in to the bubble from the plot, in any direction.
+
+    A bramble's X is drawn by hand: its strokes bend, stray from the diagonal and end in the bubble or run past it
+    (read `filled` at 0.91-1.0 when only strokes along the diagonal were known: photogen3 seeds 770012, 770026,
+    780035, 780059).  A stroke found in the plot, outside the bubble's outline, that reaches from
+    :data:`RUN_IN_FAR_MM` away to within :data:`RUN_IN_NEAR_MM` of it and stays a line (no wider than
+    :data:`RUN_IN_HALF_WIDTH_MAX_MM`) is followed into the bubble: a piece of the ``marked`` pixels (over the print)
+    joined to it across the printed outline is its, when all of it lies near its tangent there (within
+    :data:`RUN_IN_BEND_MM` more than its width, for its bend); a wider piece is a tick, cross or fill the stroke runs
+    into, and only the stroke's width along its tangent is left out of it.  A mark stays within a millimetre or two of
+    the outline and is never such a stroke.
+    """
+    h, w = where[0].stop - where[0].start, where[1].stop - where[1].start
+    lines = np.zeros((h, w), bool)
+    around, disc = _disc(m, circle, circle.r_mm + RUN_IN_FAR_MM + 0.5)
+    yy, xx = (a.astype(np.float32) for a in np.ogrid[around[0], around[1]])
+    ux, uy = np.broadcast_arrays((xx + 0.5) / m.px_per_mm - circle.cx_mm, (yy + 0.5) / m.px_per_mm - circle.cy_mm)
+    past = np.hypot(ux, uy) - circle.r_mm
+    box = layout.plots[plot]
+    in_plot = (np.abs(ux + circle.cx_mm - box.centre_mm[0]) < box.w_mm / 2 - RUN_IN_PLOT_INSET_MM) & (
+        np.abs(uy + circle.cy_mm - box.centre_mm[1]) < box.h_mm / 2 - RUN_IN_PLOT_INSET_MM
+    )
+    dark = disc & (m.darkness[around] - paper > BUBBLE_MARK_DARKNESS)
+    # Inside the bubble only what lies over the print is a stroke's; the printed outline parts inside from outside.
+    y0, x0 = where[0].start - around[0].start, where[1].start - around[1].start
+    window = (slice(y0, y0 + h), slice(x0, x0 + w))
+    dark[window] = marked | (dark[window] & (past[window] > circle.r_mm * (BUBBLE_CORE - 1)))
+    outside = (dark & in_plot & (past > RUN_IN_OUTLINE_MM)).astype(np.uint8)
+    inner = (dark & (past < -RUN_IN_OUTLINE_MM)).astype(np.uint8)
+    count, labels = cv2.connectedComponents(outside, connectivity=8)
+    if count < 2:
+        return lines
+    # How near to the outline and how far from it each piece reaches, for all pieces at once.
+    ids, distances = labels[outside > 0], past[outside > 0]
+    nearest, farthest = np.full(count, np.inf), np.full(count, -np.inf)
+    np.minimum.at(nearest, ids, distances)
+    np.maximum.at(farthest, ids, distances)
+    # From the plot's middle, not from its corner: a tick's long arm may run as far out toward the plot's outline.
+    cx_plot, cy_plot = box.centre_mm
+    toward = math.hypot(cx_plot - circle.cx_mm, cy_plot - circle.cy_mm) or 1.0
+    along = (ux * (cx_plot - circle.cx_mm) + uy * (cy_plot - circle.cy_mm)) / toward - circle.r_mm
+    inward = np.full(count, -np.inf)
+    np.maximum.at(inward, ids, along[outside > 0])
+    runs_in = np.flatnonzero((nearest <= RUN_IN_NEAR_MM) & (farthest >= RUN_IN_FAR_MM) & (inward >= RUN_IN_INWARD_MM))
+    if runs_in.size == 0:
+        return lines
+    _, inner_labels = cv2.connectedComponents(inner, connectivity=8)
+    reach = 2 * m.px(2 * RUN_IN_OUTLINE_MM + 0.2) + 1
+    for label in runs_in:
+        piece = labels == label
+        near = piece & (past < RUN_IN_FIT_MM)
+        px, py = ux[near], uy[near]
+        cx, cy = float(px.mean()), float(py.mean())
+        _, vectors = np.linalg.eigh(np.cov(np.stack([px - cx, py - cy])))
+        dx, dy = float(vectors[0, 1]), float(vectors[1, 1])  # the stroke's direction (its largest spread)
+        half_width = float(np.percentile(np.abs((px - cx) * dy - (py - cy) * dx), 90))
+        if half_width > RUN_IN_HALF_WIDTH_MAX_MM:
+            continue  # a blot or a fill, not a line
+        across = np.abs((ux - cx) * dy - (uy - cy) * dx)
+        touching = cv2.dilate(piece.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+        for joined in np.unique(inner_labels[touching & (inner > 0)]):
+            follows = inner_labels == joined
+            # All of it near the stroke's tangent, bent a little: the stroke goes on.  Anything wider is a tick, cross or
+            # fill the stroke runs into: only the stroke's own width along its tangent is the stroke's.
+            if float(np.percentile(across[follows], 95)) > half_width + BUBBLE_X_MARGIN_MM + RUN_IN_BEND_MM or (
+                _line_spread(ux[follows], uy[follows]) > half_width + BUBBLE_X_MARGIN_MM
+            ):
+                follows &= across < half_width + BUBBLE_X_MARGIN_MM
+            lines |= follows[window]
+    return lines
 
 
 def photo_colour(m: Maps, layout: GardenLayout) -> float:
