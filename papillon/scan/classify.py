@@ -1489,13 +1489,18 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
     return diagonal.band(m, circle, where, centre, half_width)
 
 
+def _main_axis(px: NDArray[Any], py: NDArray[Any]) -> tuple[float, float, float, float]:
+    """The straight line that best fits points: their centre and the unit direction of their largest spread."""
+    cx, cy = float(px.mean()), float(py.mean())
+    _, vectors = np.linalg.eigh(np.cov(np.stack([px - cx, py - cy])))
+    return cx, cy, float(vectors[0, 1]), float(vectors[1, 1])
+
+
 def _line_spread(px: NDArray[Any], py: NDArray[Any]) -> float:
     """How far (mm, 95th percentile) points lie from the straight line that best fits them (by their main axis)."""
     if px.size < 3:
         return 0.0
-    cx, cy = float(px.mean()), float(py.mean())
-    _, vectors = np.linalg.eigh(np.cov(np.stack([px - cx, py - cy])))
-    dx, dy = float(vectors[0, 1]), float(vectors[1, 1])
+    cx, cy, dx, dy = _main_axis(px, py)
     return float(np.percentile(np.abs((px - cx) * dy - (py - cy) * dx), 95))
 
 
@@ -1554,9 +1559,7 @@ def _run_in_stroke(
         piece = labels == label
         near = piece & (past < RUN_IN_FIT_MM)
         px, py = ux[near], uy[near]
-        cx, cy = float(px.mean()), float(py.mean())
-        _, vectors = np.linalg.eigh(np.cov(np.stack([px - cx, py - cy])))
-        dx, dy = float(vectors[0, 1]), float(vectors[1, 1])  # the stroke's direction (its largest spread)
+        cx, cy, dx, dy = _main_axis(px, py)  # the stroke's tangent at the outline
         half_width = float(np.percentile(np.abs((px - cx) * dy - (py - cy) * dx), 90))
         if half_width > RUN_IN_HALF_WIDTH_MAX_MM:
             continue  # a blot or a fill, not a line
