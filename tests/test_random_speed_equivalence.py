@@ -176,15 +176,23 @@ class _PlainRandomBot(RandomBot):
     """The random bot through the generic driver: play_game draws RandomBot's own decisions itself."""
 
 
-@pytest.mark.parametrize("bots", [("random",), ("random", "greedy", "random")])
-def test_play_games_own_draws_are_those_of_the_public_api(bots):
+@pytest.mark.parametrize(
+    ("bots", "corrections"),
+    [
+        (("random",), ""),
+        (("random", "greedy", "random"), ""),
+        (("random", "random"), '[play]\ndie_order = "player"\ndecline_gains = false\n[display]\nexclude = ["sh", "bf"]\n'),
+    ],
+)
+def test_play_games_own_draws_are_those_of_the_public_api(bots, corrections):
     # step() asks each bot with its decision's generator and samples each chance event with chance_rng,
     # through sample_chance and apply: play_game, which draws both itself, must write the same log.
+    edition = edition_from_toml(corrections) if corrections else standard_edition()
     for seed in (3, 41, 977):
-        state, log = play_game(seed, [RandomBot() if bot == "random" else make_bot(bot) for bot in bots])
-        generic = GameLog(seed, standard_edition(), [{"name": bot, "bot": bot} for bot in bots])
+        state, log = play_game(seed, [RandomBot() if bot == "random" else make_bot(bot) for bot in bots], edition)
+        generic = GameLog(seed, edition, [{"name": bot, "bot": bot} for bot in bots])
         agents = [_PlainRandomBot() if bot == "random" else make_bot(bot) for bot in bots]
-        other = new_game(list(bots))
+        other = new_game(list(bots), edition)
         while not other.is_over():
             other = step(other, generic, agents)
         generic.finish(other)
