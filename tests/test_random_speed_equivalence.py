@@ -137,6 +137,10 @@ def test_the_butterflies_that_may_move_by_mask_are_those_with_a_movement():
         assert _can_move(state, board) == bool(plain)
 
 
+class _PlainRandomBot(RandomBot):
+    """The random bot through the generic driver: play_game draws RandomBot's own decisions itself."""
+
+
 class _KeepingBot:
     """The random bot, keeping every generator it is given (and drawing from the one before, once it decided)."""
 
@@ -154,9 +158,9 @@ class _KeepingBot:
 
 @pytest.mark.parametrize("seed", range(2))
 def test_play_game_reuses_a_generator_only_when_no_bot_kept_it(seed):
-    # play_game restarts one generator for every decision of a bot that may keep it (the random bot's own
-    # choice it draws itself); a bot that keeps its generators gets a new one each time, and the games are the same.
-    plain = play_game(game_seed(13, seed), [make_bot("random")])[1]
+    # play_game restarts one generator for every decision of a bot other than RandomBot itself (whose choice it
+    # draws itself); a bot that keeps its generators gets a new one each time, and the games are the same.
+    plain = play_game(game_seed(13, seed), [_PlainRandomBot()])[1]
     keeping = _KeepingBot()
     kept = play_game(game_seed(13, seed), [keeping])[1]
     assert kept.text() == plain.text()
@@ -172,8 +176,8 @@ def test_a_restarted_generator_draws_as_a_new_one():
     assert [rng.randrange(7), rng.gauss(0, 1), rng.random()] == [fresh.randrange(7), fresh.gauss(0, 1), fresh.random()]
 
 
-class _PlainRandomBot(RandomBot):
-    """The random bot through the generic driver: play_game draws RandomBot's own decisions itself."""
+MANY_CARDS = "[cards]\nmix = [" + ", ".join(['{ centre = "move", corner = "brick", count = 100 }'] * 12) + "]\n"
+"""1,200 cards: a reveal names cards of four digits."""
 
 
 @pytest.mark.parametrize(
@@ -182,6 +186,7 @@ class _PlainRandomBot(RandomBot):
         (("random",), ""),
         (("random", "greedy", "random"), ""),
         (("random", "random"), '[play]\ndie_order = "player"\ndecline_gains = false\n[display]\nexclude = ["sh", "bf"]\n'),
+        (("random",), MANY_CARDS),
     ],
 )
 def test_play_games_own_draws_are_those_of_the_public_api(bots, corrections):

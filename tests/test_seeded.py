@@ -4,6 +4,7 @@ import copy
 import pickle
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -59,3 +60,8 @@ def test_play_games_reseeded_draws_are_those_of_the_seeded_generator(seed: int, 
     spare = random.Random()
     assert draws(reseed(spare, hash_prefix(seed, "chance"), number)) == draws(random.Random(derive_seed(seed, "chance", number)))
     assert index_draw(spare, hash_prefix(seed, "bot"), number, n) == random.Random(derive_seed(seed, "bot", number)).randrange(n)
+
+
+def test_a_draw_among_no_choices_is_refused_as_randrange_refuses_it() -> None:
+    with pytest.raises(ValueError, match=r"empty range for randrange\(0\)"):
+        index_draw(random.Random(), hash_prefix(1, "bot"), 0, 0)

@@ -49,7 +49,7 @@ from papillon.edition import Edition, earlier_standard_editions, edition_from_da
 from papillon.engine.actions import Action
 from papillon.engine.bots import Bot, RandomBot
 from papillon.engine.seeded import LazyRandom, derive_seed, hash_prefix, index_draw, reseed
-from papillon.engine.state import GNOME_VERB, GameState, apply_legal, draw_chance, gnome_slugs, new_game
+from papillon.engine.state import GNOME_VERB, GameState, after_legal, draw_chance, gnome_slugs, new_game
 from papillon.engine.tasks import GnomeBonus, Stage
 from papillon.errors import EditionError, GameLogError, IllegalActionError, UnknownEditionError, quote
 from papillon.files import json_reason, loads_json
@@ -292,11 +292,12 @@ def play_game(
     decision_line = _DECISION_LINES.get
     chances = count = 0  # the chance events and all events so far (len(events))
     bot_prefix = hash_prefix(seed, "bot")  # each decision's LazyRandom((seed, "bot", n)) hashes n after it
-    # One generator for the chance events (sample_chance keeps none) and one for the decisions, restarted for
-    # each (LazyRandom.restart: making one costs about a decision), unless the last bot kept it: then a new one.
+    # One generator for the chance events, reseeded for each (sample_chance keeps none); one for the random bot's
+    # decisions, reseeded for each; and one for the other bots' decisions, restarted for each (LazyRandom.restart:
+    # making one costs about a decision), unless the last bot kept it: then a new one.
     chance_prefix = hash_prefix(seed, "chance")
     chance_generator = _new_random(random.Random)
-    draws = _new_random(random.Random)  # the random bot's, seeded afresh for each of its decisions
+    draws = _new_random(random.Random)
     rng = LazyRandom((seed, "bot", 0), bot_prefix)
     unheld = getrefcount(rng)  # its reference count while only this function holds it
     while True:
@@ -315,13 +316,13 @@ def play_game(
         agent = agents[player]
         if agent is None:
             raise ValueError(f"player {player} is a person: the driver must ask them")
-        if agent.__class__ is RandomBot:
+        if agent.__class__ is RandomBot:  # RandomBot itself: a subclass, as any other bot, is asked
             # RandomBot.choose's draw, with its generator's, its own and apply's checking frames left out: they cost
             # more than the rest of its decision.  The generator: the decision's LazyRandom((seed, "bot", count)).
             legal = state.legal_actions()
             action = legal[index_draw(draws, bot_prefix, count, len(legal))]
             count += 1
-            state = apply_legal(state, action)
+            state = after_legal(state, action)
         else:
             if getrefcount(rng) == unheld:
                 rng.restart((seed, "bot", count))

@@ -109,6 +109,8 @@ def index_draw(generator: Any, prefix: Any, number: int, n: int) -> int:
     """``LazyRandom(key, prefix).randrange(n)``, ``number`` being the key's last part, drawn by reseeding ``generator``
     (a ``random.Random`` nothing else needs): a random bot's whole decision in one Python frame, where the
     generator's methods take three."""
+    if n <= 0:  # as randrange: drawing below 0 would never end
+        raise ValueError(f"empty range for randrange({n})")
     _seed(generator, _prefixed_seed(prefix, number))
     return _below(generator, n)
 

@@ -491,8 +491,9 @@ class GameState(_Slots):
 def after_legal(state: GameState, action: Action) -> GameState:
     """``state.apply(action)`` for an action taken from ``state.legal_actions()`` itself, unchecked.
 
-    For a bot's look-ahead, which weighs every legal action of a decision: checking each
-    against the list it came from is a good share of applying it.  Anything else
+    For a bot's look-ahead, which weighs every legal action of a decision, and for
+    :func:`papillon.engine.log.play_game`'s random bot: checking each against the list it
+    came from is a good share of applying it.  Anything else
     (a person's, a log's or an unknown bot's action) goes through :meth:`GameState.apply`."""
     return _settle(_apply(state, action))
 
@@ -664,7 +665,7 @@ def draw_chance(state: GameState, rng: random.Random) -> tuple[str, GameState]:
     """``outcome = state.sample_chance(rng)`` and ``state.apply(outcome)`` at once, for a driver that draws its chance
     events itself (:func:`papillon.engine.log.play_game`): the cards of a reveal, new text nearly every time, are not
     read back from its text."""
-    if state.stage is S_REVEAL:
+    if state.stage is S_REVEAL:  # the roll comes next: a chance node, which apply's _settle leaves as it is
         picked = _draw_cards(state, rng)
         return _reveal_text(picked), _revealed(state, tuple(picked), sum(map(_ONE_BIT.__lshift__, picked)))
     outcome = state.sample_chance(rng)
@@ -676,7 +677,8 @@ def _cards_of(action: str, decks: int, count: int) -> tuple[tuple[int, ...], int
     """The cards a reveal names (``decks`` different numbers below ``count``) and their bit mask (memoised by text)."""
     words = action.split()
     cards = words[1].split(".") if len(words) == 2 and words[0] == "reveal" else []
-    picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) < 4]  # so none is negative
+    # Digits only, so none is negative; 3 of them (as ever) or as many as the card count has, so none is huge to read.
+    picked = [int(c) for c in cards if c.isascii() and c.isdigit() and len(c) <= max(3, len(str(count)))]
     # Checked and summed in C, without generators' frames: a reveal is new text nearly every time (the memo misses).
     if len(picked) != decks or len(picked) != len(cards) or len(set(picked)) != len(picked) or max(picked, default=-1) >= count:
         raise IllegalActionError(_reveal_expected(action, decks, count))
@@ -781,12 +783,6 @@ _CHANCE = (S_DEAL, S_REVEAL, S_ROLL)
 
 
 # --------------------------------------------------------------------------- the flow
-
-
-def apply_legal(state: GameState, action: Action) -> GameState:
-    """``state.apply(action)`` for the lowest acting seat, ``action`` being one of ``state.legal_actions()`` (unchecked):
-    for a driver that took it from that very tuple (:func:`papillon.engine.log.play_game`'s random bot)."""
-    return _settle(_apply(state, action))
 
 
 def _settle(state: GameState) -> GameState:
