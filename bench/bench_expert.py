@@ -3,9 +3,9 @@
     nice -n 10 python bench/bench_expert.py [--games 200] [--master 2026] [--jobs 2] [--json] [--bots expert,search]
 
 Every bot plays the same solo games of the standard edition, game ``i`` on the seed
-``game_seed(master, i)``; the expert was tuned on ``game_seed(1, i)``, i < 40, and
-``game_seed(7, i)``, i < 100, and its outlook fitted on ``game_seed(5, i)``, i < 150
-(bench/fit_outlook.py), so the default master 2026 (and 2027) measures it on seeds it never saw.  Printed: each bot's average, the paired
+``game_seed(master, i)``; the expert was tuned on masters 1 and 7 to 19 (docs/ENGINE.md says
+which seeds of each) and its outlook fitted on ``game_seed(5, i)``, i < 150 (bench/fit_outlook.py),
+so masters 2026 and up measure it on seeds it was never tuned on.  Printed: each bot's average, the paired
 difference expert − search (the mean of the per-seed differences, with its standard error),
 and the expert's CPU time per decision (``time.process_time``: what one core gives, whatever
 the neighbours do) at p50, p90 and max, and per turn (every decision of one round).
@@ -46,8 +46,10 @@ VARIANTS: dict[str, Callable[[], Bot]] = {
     "expert": ExpertBot,
     "expert2x": lambda: ExpertBot(explore=3),
     "expert4x": lambda: ExpertBot(explore=7),
+    "expert_margin0": lambda: ExpertBot(margin=0.0),
 }
-"""Bench-only bots by name: search with 2x, 4x, 8x its rollouts; the expert with 2x, 4x its lines."""
+"""Bench-only bots by name: search with 2x, 4x, 8x its rollouts; the expert with 2x, 4x its lines, and with its
+exploring lines counted at their full worth."""
 
 
 class Timed:

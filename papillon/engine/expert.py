@@ -4,7 +4,9 @@ A turn has no chance in it: the cards and dice are on the table before the first
 every line of play the bot tries to the end of its turn is one it could really play.  For a
 strategic decision (which pair, which part first, which bubble, bonus, tile or colour) the expert
 tries each option once with its own policy and ``explore`` more times with some random
-exploration, and takes the option whose *best* line ends the turn with the best worth.  The
+exploration, and takes the option whose *best* line ends the turn with the best worth, an
+exploring line counting ``margin`` points below its own: the outlook overrates some gardens, and
+a line found by chance is the likelier to be one of them, so it must win clearly.  The
 search bot averages its lines instead, judges them by the score now plus the sheets' promise,
 and completes them with greedy, which places flowers by the points they score at once.  The
 expert judges a position, at a line's end and for every plot its policy draws, by the score now
@@ -12,8 +14,9 @@ plus its *outlook* (:mod:`papillon.engine.outlook`): the points still to come, a
 positions of search's games and its own, which sees that a Gazebo drawn early grows to its cap, that a free
 field waits for a feature, that two flowers of one colour begin a patch.  In its lines a feature
 tile or a flower's colour is chosen by the same worth, that of its best plot (greedy would judge
-it by the points it scores at once); a bubble, a gnome or a part is greedy's, which looks through
-butterfly paths and bricks that the outlook weighs only roughly.
+it by the points it scores at once), and which part of the pair comes first by the worth after
+that part's next two plots, tiles or colours, each at its best; a bubble or a gnome is greedy's,
+which looks through butterfly paths and bricks that the outlook weighs only roughly.
 
 It works from any state where a seat decides, mid-turn or not: it plays the seat
 ``state.current`` (in a game driven simultaneously it is given ``state.alone(seat)``), looks at
@@ -33,21 +36,23 @@ from papillon.engine.state import GameState
 
 PRE_PLOT = frozenset({Kind.FEATURE, Kind.COLOUR})
 """Choices that show only on the plot that follows them (a tile, a flower's colour)."""
+PLOTS = frozenset({Kind.PLOT})
 
 
 class ExpertBot:
     """Strategic options judged by the best of several lines to the end of the turn; plots by points plus outlook.
 
     ``explore`` lines with ``epsilon`` random choices are tried for each option besides the
-    bot's own line.  A position is worth its score now plus :func:`~papillon.engine.outlook.outlook`,
-    the points it is still expected to gain.
+    bot's own line, each worth ``margin`` points less than where it ends.  A position is worth its
+    score now plus :func:`~papillon.engine.outlook.outlook`, the points it is still expected to gain.
     """
 
     name = "expert"
 
-    def __init__(self, explore: int = 1, epsilon: float = 0.15) -> None:
+    def __init__(self, explore: int = 1, epsilon: float = 0.15, margin: float = 3.0) -> None:
         self.explore = explore
         self.epsilon = epsilon
+        self.margin = margin
         self.greedy = GreedyBot()
         """Plays what is neither strategic nor a plot (bricks, butterfly paths), in the game and in the lines tried."""
 
@@ -60,13 +65,16 @@ class ExpertBot:
         return self._policy(state, legal, rng)
 
     def _policy(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
-        """The expert's move without looking ahead: a plot by :func:`_worth`, a tile or colour by its best plot's, the rest greedy."""
+        """The move in a line: a plot by :func:`_worth`, a tile or colour by its best plot, a part by what follows it, the rest greedy's."""
         if len(legal) > 1 and legal[0].kind is Kind.PLOT:
             player = state.current
             return _best(legal, [_worth(state.apply(action), player) for action in legal], rng)
         if len(legal) > 1 and legal[0].kind in PRE_PLOT:
             player = state.current
-            return _best(legal, [_next_worth(state.apply(action), player) for action in legal], rng)
+            return _best(legal, [_through(state.apply(action), player, 1, PLOTS) for action in legal], rng)
+        if len(legal) > 1 and legal[0].kind is Kind.PART:
+            player = state.current
+            return _best(legal, [_through(state.apply(action), player, 2, PLOTS | PRE_PLOT) for action in legal], rng)
         return self.greedy.choose(state, rng)
 
     def _look_ahead(self, state: GameState, legal: tuple[Action, ...], rng: random.Random) -> Action:
@@ -76,7 +84,7 @@ class ExpertBot:
             after = state.apply(action)
             worth = self._line(after, player, rng, 0.0)
             for _ in range(self.explore):
-                worth = max(worth, self._line(after, player, rng, self.epsilon))
+                worth = max(worth, self._line(after, player, rng, self.epsilon) - self.margin)
             worths.append(worth)
         return _best(legal, worths, rng)
 
@@ -95,12 +103,12 @@ def _worth(state: GameState, player: int) -> float:
     return board_score(state.boards[player], state.edition) + outlook(state, player)
 
 
-def _next_worth(state: GameState, player: int) -> float:
-    """The worth of ``state``, looking through ``player``'s next decision when it is a plot (a tile or colour shows only once drawn)."""
-    if state.player == player and state.tasks and not state.is_chance():
+def _through(state: GameState, player: int, depth: int, kinds: frozenset[Kind]) -> float:
+    """The worth of ``state``, looking through up to ``depth`` of ``player``'s next decisions of ``kinds``, each taken at its best."""
+    if depth and state.player == player and state.tasks and not state.is_chance():
         legal = state.legal_actions()
-        if legal and legal[0].kind is Kind.PLOT:
-            return max(_worth(state.apply(action), player) for action in legal)
+        if legal and legal[0].kind in kinds:
+            return max(_through(state.apply(action), player, depth - 1, kinds) for action in legal)
     return _worth(state, player)
 
 
