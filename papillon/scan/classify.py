@@ -340,6 +340,18 @@ BUBBLE_UNDER_FILL_LEVEL_MAX = 0.05
 empty bubbles coloured over measured -0.07 to 0.05, fills over a fill 0.11 and more (development seeds 200000-200059)."""
 BUBBLE_JOIN_REACH_MM = 1.0
 """How far (mm) past the paper ring around a bubble the plot's own colour is looked for, to join a fill to it."""
+BUBBLE_PEN_GAP = 20.0
+"""Lab a*b* distance from a stroke's own ink (where it comes in from the plot) beyond which a mark taken away with the
+stroke through a bubble is in another pen: a tick or cross along a bramble's stroke, not the stroke."""
+BUBBLE_OTHER_PEN_MID = 0.09
+"""Share of a bubble's core in another pen than the stroke through it at which the bubble is even odds filled (with
+:data:`BUBBLE_OTHER_PEN_SHARE`).  Ticks so taken away measured 0.11-0.18, empty bubbles under a stroke at most 0.08
+(photogen3 development seeds 200000-200059, 300000-300059, 770000-790059)."""
+BUBBLE_OTHER_PEN_SPREAD = 0.008
+BUBBLE_OTHER_PEN_SHARE = 0.35
+"""...and the share of the marks taken away with the stroke that is in another pen: ticks 0.42-0.59, empty bubbles
+at most 0.31 (the stroke's edges over the printed butterfly mix its ink with the print's colour)."""
+BUBBLE_OTHER_PEN_SHARE_SPREAD = 0.03
 FIELD_INK_PERCENTILE = 95
 """Percentile of the darkness of a field's green in its plot taken as how dark its ink is (its strokes' cores)."""
 OWN_HUE_DEG = 30.0
@@ -1357,6 +1369,13 @@ def read_bubble(
             kept = float((marked & ~stroke).sum()) / n
             p_doubt = min(_sigmoid((kept - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD), BUBBLE_OWN_CONFIDENCE)
         stroke |= _bramble_stroke(m, layout, plot, circle, where, paper)
+    taken = marked & stroke
+    other = _other_pen(m, layout, plot, circle, where, paper, taken)
+    other_pen = float(other.sum()) / n
+    p_other = min(
+        _sigmoid((other_pen - BUBBLE_OTHER_PEN_MID) / BUBBLE_OTHER_PEN_SPREAD),
+        _sigmoid((float(other.sum()) / max(int(taken.sum()), 1) - BUBBLE_OTHER_PEN_SHARE) / BUBBLE_OTHER_PEN_SHARE_SPREAD),
+    )
     marked &= ~stroke
     mark_fraction = float(marked.sum()) / n
     # What is dark along a stroke running in is the stroke's, not a fill's (a felt X covered 40-54 % of the core).  (The
@@ -1364,7 +1383,7 @@ def read_bubble(
     fraction = float((dark & inside & ~run_in).sum()) / n
     p_fill = _sigmoid((fraction - BUBBLE_FILL_MID) / BUBBLE_FILL_SPREAD)
     p_mark = _sigmoid((mark_fraction - BUBBLE_MARK_MID) / BUBBLE_MARK_SPREAD)
-    p = max(p_fill, p_mark, p_doubt)
+    p = max(p_fill, p_mark, p_doubt, p_other)
     if surrounded and mark_fraction < BUBBLE_SURROUNDED_MARK_MAX:
         # The plot's fill runs on all round the bubble and across it, with nothing darker than it inside: the
         # flower or field was coloured over the bubble, no mark.  (A deliberate fill in the plot's colour stays
@@ -1407,6 +1426,7 @@ def read_bubble(
         ("layer", layer),
         ("over_fill", over_fill),
         ("over_marks", over_marks),
+        ("other_pen", other_pen),
     )
     return Reading(f"butterfly {plot_name(plot)}", "butterfly", _ranked({"filled": p, "empty": 1 - p}), evidence)
 
@@ -1487,6 +1507,30 @@ def _through_stroke(m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, w
         return empty
     half_width = max(BUBBLE_X_BAND_MM, spread + BUBBLE_X_MARGIN_MM)
     return diagonal.band(m, circle, where, centre, half_width)
+
+
+def _other_pen(
+    m: Maps, layout: GardenLayout, plot: Plot, circle: Circle, where: tuple[slice, slice], paper: float, taken: NDArray[Any]
+) -> NDArray[Any]:
+    """The pixels of ``taken`` (marks in the bubble taken for a stroke through it) in another pen than that stroke.
+
+    A bramble's X passes the bubble's corner of the plot, and a tick's long arm often lies along it: taken away with
+    the stroke, the tick was read `empty` at 0.90-0.95 (photogen3 development seeds 300022, 770053, 790029).  The
+    stroke's own ink is where it comes in from the plot (dark pixels past the outline toward the plot's centre); a
+    ballpoint tick over a pencil or felt X differs from it in colour by far more than its edges do over the print.
+    """
+    diagonal = _towards_centre(m, layout, plot, circle, circle.r_mm + BUBBLE_RING_MM + BUBBLE_X_SEARCH_MM)
+    around = diagonal.around
+    near = diagonal.disc & (diagonal.along > circle.r_mm + 0.6) & (np.abs(diagonal.offset) < BUBBLE_X_SEARCH_MM)
+    above = m.darkness[around] - paper
+    coming_in, background = near & (above > BUBBLE_MARK_DARKNESS), near & (above < BUBBLE_OWN_DARKNESS_MIN)
+    # Over a coloured field (green shading) the stroke's ink takes the field's colour outside the bubble, not inside it.
+    if not taken.any() or not coming_in.any() or not background.any() or np.median(m.chroma[around][background]) >= PATH_PAPER_CHROMA_MAX:
+        return np.zeros(taken.shape, bool)
+    a, b = float(np.median(m.lab[around][..., 1][coming_in])), float(np.median(m.lab[around][..., 2][coming_in]))
+    lab = m.lab[where]
+    other: NDArray[Any] = taken & (np.hypot(lab[..., 1] - a, lab[..., 2] - b) > BUBBLE_PEN_GAP)
+    return other
 
 
 def _main_axis(px: NDArray[Any], py: NDArray[Any]) -> tuple[float, float, float, float]:
