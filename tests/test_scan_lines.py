@@ -104,10 +104,8 @@ def test_a_pen_stroke_through_a_bubble_from_deep_in_its_plot_is_no_mark() -> Non
     _line(page, (c.cx_mm - 0.5, c.cy_mm + 1.6), (c.cx_mm + 2.2, c.cy_mm - 2.4), BLUE_PEN, 0.6)
     result = read_photo(jpeg(Warp().photograph(page)), accept_uncertain=True)
     bubbles = {r.item: r for r in result.readings if r.kind == "butterfly"}
-    for plot in crossed:
-        bubble = bubbles[f"butterfly {plot_name(plot)}"]
-        assert bubble.value == "empty" and bubble.confidence >= 0.9, bubble
-    assert bubbles["butterfly D4"].value == "filled" and bubbles["butterfly D4"].confidence >= 0.9
+    _read_surely(bubbles, crossed, "empty")
+    _read_surely(bubbles, [ticked], "filled")
     assert result.garden.butterflies == frozenset({ticked})
 
 
@@ -209,12 +207,15 @@ def test_a_tick_in_another_pen_along_a_pencil_stroke_through_the_bubble_is_a_mar
         _line(page, (c.cx_mm - 0.6, c.cy_mm + 0.8), (c.cx_mm + 2.4, c.cy_mm - 2.4), BLUE_PEN, 0.5)
     result = read_photo(jpeg(Warp().photograph(page)), accept_uncertain=True)
     bubbles = {r.item: r for r in result.readings if r.kind == "butterfly"}
-    for plot in crossed:
+    _read_surely(bubbles, crossed, "empty")
+    _read_surely(bubbles, ticked, "filled")
+
+
+def _read_surely(bubbles: dict, plots: list, value: str) -> None:
+    """Each of ``plots``' butterfly bubbles was read ``value`` at confidence 0.9 or more."""
+    for plot in plots:
         bubble = bubbles[f"butterfly {plot_name(plot)}"]
-        assert bubble.value == "empty" and bubble.confidence >= 0.9, bubble
-    for plot in ticked:
-        bubble = bubbles[f"butterfly {plot_name(plot)}"]
-        assert bubble.value == "filled" and bubble.confidence >= 0.9, bubble
+        assert bubble.value == value and bubble.confidence >= 0.9, bubble
 
 
 def _sheet_with(draw) -> np.ndarray:
