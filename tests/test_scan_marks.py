@@ -273,6 +273,9 @@ def test_grey_shading_run_over_the_bubble_of_a_plot_shaded_grey_all_over_is_no_s
     m = classify.maps(_sheet(shaded), PX)
     empty = Reading("C3", "plot", (("empty", 0.5), ("field", 0.5)), (("shade", 0.15),))
     assert classify.read_bubble(m, LAYOUT, plot, empty).confidence <= classify.BUBBLE_OWN_CONFIDENCE
+    # So is a plot doubted as a code written over such a field (seed 300053, A3).
+    written = Reading("C3", "plot", (("blue", 0.6), ("field", 0.35)), (("shade", 0.2), ("writing_over_shading", 1.0)))
+    assert classify.read_bubble(m, LAYOUT, plot, written).confidence <= classify.BUBBLE_OWN_CONFIDENCE
     # Without the plot's shading to run over it, the same grey over the bubble is a fill.
     plain = Reading("C3", "plot", (("empty", 0.99), ("field", 0.01)), (("shade", 0.0),))
     assert classify.read_bubble(m, LAYOUT, plot, plain).value == "filled"

@@ -1429,11 +1429,13 @@ def read_bubble(
             # The fill lies on across the bubble with nothing darker over it: its grain may pass for a mark, or hide a
             # tick in its own shade; a person decides.
             p = min(p, BUBBLE_OWN_CONFIDENCE)
-    if plot_reading is not None and plot_reading.value == "empty":
-        # A plot doubted empty for being shaded grey all over (a field shaded in pencil) may have run its shading over
-        # the bubble, as a coloured fill does: a grey layer there no darker than the shading is no sure mark
-        # (:data:`SHADED_PLOT_MIN`; photogen3 development seeds 780024, 780031: hatching read `filled` at 1.0).
-        shade = dict(plot_reading.evidence).get("shade", 0.0)
+    plot_seen = dict(plot_reading.evidence) if plot_reading is not None else {}
+    if plot_reading is not None and (plot_reading.value == "empty" or "writing_over_shading" in plot_seen):
+        # A plot doubted empty for being shaded grey all over (a field shaded in pencil), or doubted as writing over
+        # such a field, may have run its shading over the bubble, as a coloured fill does: a grey layer there no darker
+        # than the shading is no sure mark (:data:`SHADED_PLOT_MIN`; photogen3 development seeds 780024, 780031,
+        # 300053: hatching read `filled` at 1.0).
+        shade = plot_seen.get("shade", 0.0)
         if shade > SHADED_PLOT_MIN and layer < shade + OWN_DARKNESS_SLACK:
             p = min(p, BUBBLE_OWN_CONFIDENCE)
     evidence = (
