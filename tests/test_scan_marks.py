@@ -259,3 +259,23 @@ def test_a_flowers_grainy_fill_over_its_bubble_with_nothing_darker_over_it_is_ne
 
     bubble = _bubble(_sheet(grainy), plot)
     assert bubble.confidence < 0.9, bubble
+
+
+def test_grey_shading_run_over_the_bubble_of_a_plot_shaded_grey_all_over_is_no_sure_fill() -> None:
+    # photogen3 development seeds 780024 (E2), 780031 (C1): a field hatched in grey pencil over its bubble, the plot
+    # doubted empty for its shade, read `filled` at 1.0.
+    plot = parse_plot("C3")
+    c = LAYOUT.bubbles[plot]
+
+    def shaded(image: np.ndarray) -> None:  # a light grey layer over the bubble, past its outline
+        cv2.circle(image, (round(c.cx_mm * PX), round(c.cy_mm * PX)), round((c.r_mm + 0.5) * PX), (200, 200, 200), -1)
+
+    m = classify.maps(_sheet(shaded), PX)
+    empty = Reading("C3", "plot", (("empty", 0.5), ("field", 0.5)), (("shade", 0.15),))
+    assert classify.read_bubble(m, LAYOUT, plot, empty).confidence <= classify.BUBBLE_OWN_CONFIDENCE
+    # So is a plot doubted as a code written over such a field (seed 300053, A3).
+    written = Reading("C3", "plot", (("blue", 0.6), ("field", 0.35)), (("shade", 0.2), ("writing_over_shading", 1.0)))
+    assert classify.read_bubble(m, LAYOUT, plot, written).confidence <= classify.BUBBLE_OWN_CONFIDENCE
+    # Without the plot's shading to run over it, the same grey over the bubble is a fill.
+    plain = Reading("C3", "plot", (("empty", 0.99), ("field", 0.01)), (("shade", 0.0),))
+    assert classify.read_bubble(m, LAYOUT, plot, plain).value == "filled"

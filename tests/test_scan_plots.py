@@ -196,3 +196,24 @@ def test_a_flower_whose_ink_lies_only_along_both_diagonals_is_doubted_as_a_bramb
         (("x_coverage_pen", 0.7059), ("off_diagonal_pen", 0.0392), ("x_alignment_pen", 0.2662)),
     )
     assert classify._doubt_x_like_flower(filled) is filled
+
+
+def test_a_flower_of_a_few_dark_pen_strokes_on_a_plot_shaded_grey_is_doubted_as_a_field():
+    # photogen3 development seed 780034, B5: a critter's code in ballpoint over a field shaded in grey pencil, read
+    # purple at 0.98 (ink over 7 % of the plot, grey over 46 %).
+    def flower(ink: float, marked: float, shade: float, darkness: float = 0.87) -> classify.Reading:
+        evidence = (("ink_share", ink), ("marked", marked), ("shade", shade), ("ink_darkness", darkness))
+        return classify.Reading("B5", "plot", (("purple", 0.98), ("blue", 0.015), ("field", 0.005)), evidence)
+
+    doubted = classify._doubt_writing_over_shading(flower(0.069, 0.459, 0.145))
+    assert (doubted.value, doubted.confidence, doubted.runner_up[0]) == ("purple", 0.6, "field")
+    assert dict(doubted.evidence)["writing_over_shading"] == 1.0
+    # Shaded all over, the writing's own grey aside (seed 790013, E4: ink 7.5 %, marked 10.7 %, shade 0.15).
+    assert classify._doubt_writing_over_shading(flower(0.075, 0.107, 0.151)).confidence == 0.6
+    # A dark doodle's outline leaves grey beside its ink, on paper lighter than the path around (photogen2 seed
+    # 900029, C5); a flower drawn in coloured pencil is paler (seed 770042, B3); a stamp covers more of its plot.
+    for kept in (flower(0.122, 0.232, -0.574, 0.93), flower(0.168, 0.445, -0.065, 0.38), flower(0.4, 0.45, 0.05)):
+        assert classify._doubt_writing_over_shading(kept) is kept
+    # Already doubted as a bramble scribbled in ballpoint: that runner-up stays.
+    pen = classify.Reading("B5", "plot", doubted.probabilities, (*flower(0.069, 0.459, 0.145).evidence, ("pen_lines", 1.0)))
+    assert classify._doubt_writing_over_shading(pen) is pen

@@ -426,6 +426,16 @@ darkness over this) and over under 30 % of the plot is maybe drawn in a pen, not
 ballpoint, or a critter's code written in it over a field shaded in grey (photogen3 development seeds 200007, 200028,
 200041, 200056: blue at 0.996-1.00).  Coloured-pencil flowers drawn as lines were paler there (darkness 0.19-0.61),
 felt and crayon ones solid (0.6 and more); photogen2's dark pencil hatching covers more of its plot (0.33-0.75)."""
+WRITING_INK_SHARE_MAX = 0.15
+WRITING_GREY_MIN = 0.08
+WRITING_GREY_RATIO = 2.0
+"""A flower read from dark pen ink (over :data:`PEN_DARKNESS_MIN`) over under this share of the plot, where the plot
+is also shaded all over (:data:`SHADED_PLOT_MIN`) or marked grey over at least this share and this many times its
+ink's share, is maybe a critter's code or icon written over a field shaded in grey pencil: marked for review, field
+the runner-up.  photogen3 development seeds 770000-770059, 780000-780059, 790000-790059, 200000-200059 and
+300000-300059: all 10 such fields read as a flower at 0.91-1.00 (ink 0.03-0.13 of the plot, grey 2.5-5.8 times it or
+shade 0.11-0.20); no flower read surely there or on photogen2 seeds 900000-900039 came within a ratio of 0.9 (dark
+doodles) or a shade of -0.06."""
 X_FLOWER_CONFIDENCE = 0.6
 """The doubted flower's probability (under the review threshold); the bramble takes most of the rest."""
 X_FLOWER_CONFIDENCE_REST = 0.05
@@ -1419,6 +1429,15 @@ def read_bubble(
             # The fill lies on across the bubble with nothing darker over it: its grain may pass for a mark, or hide a
             # tick in its own shade; a person decides.
             p = min(p, BUBBLE_OWN_CONFIDENCE)
+    plot_seen = dict(plot_reading.evidence) if plot_reading is not None else {}
+    if plot_reading is not None and (plot_reading.value == "empty" or "writing_over_shading" in plot_seen):
+        # A plot doubted empty for being shaded grey all over (a field shaded in pencil), or doubted as writing over
+        # such a field, may have run its shading over the bubble, as a coloured fill does: a grey layer there no darker
+        # than the shading is no sure mark (:data:`SHADED_PLOT_MIN`; photogen3 development seeds 780024, 780031,
+        # 300053: hatching read `filled` at 1.0).
+        shade = plot_seen.get("shade", 0.0)
+        if shade > SHADED_PLOT_MIN and layer < shade + OWN_DARKNESS_SLACK:
+            p = min(p, BUBBLE_OWN_CONFIDENCE)
     evidence = (
         ("fill", fraction),
         ("mark", mark_fraction),
@@ -1817,11 +1836,31 @@ def _doubt_x_like_flower(reading: Reading) -> Reading:
     )
     if reading.value not in COLOUR_NAMES or not (x_like or pen_lines):
         return reading
-    rest = {k: q for k, q in reading.probabilities[1:] if k != "bramble"}
+    return _doubted_flower(reading, "bramble", "x_like" if x_like else "pen_lines")
+
+
+def _doubted_flower(reading: Reading, runner_up: str, why: str) -> Reading:
+    """``reading`` (a flower) at :data:`X_FLOWER_CONFIDENCE`, ``runner_up`` taking most of the rest; ``why`` joins its
+    evidence."""
+    rest = {k: q for k, q in reading.probabilities[1:] if k != runner_up}
     scale = X_FLOWER_CONFIDENCE_REST / max(sum(rest.values()), 1e-9) if rest else 0.0
-    scores = {reading.value: X_FLOWER_CONFIDENCE, "bramble": 1.0 - X_FLOWER_CONFIDENCE - X_FLOWER_CONFIDENCE_REST}
+    scores = {reading.value: X_FLOWER_CONFIDENCE, runner_up: 1.0 - X_FLOWER_CONFIDENCE - X_FLOWER_CONFIDENCE_REST}
     scores |= {k: q * scale for k, q in rest.items()}
-    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, ("x_like" if x_like else "pen_lines", 1.0)))
+    return Reading(reading.item, reading.kind, _ranked(scores), (*reading.evidence, (why, 1.0)))
+
+
+def _doubt_writing_over_shading(reading: Reading) -> Reading:
+    """A flower whose few dark pen strokes lie on a plot shaded grey is maybe writing over a field shaded in pencil
+    (:data:`WRITING_INK_SHARE_MAX`): marked for review, field the runner-up."""
+    e = dict(reading.evidence)
+    ink, grey = e.get("ink_share", 1.0), e.get("marked", 0.0) - e.get("ink_share", 1.0)
+    written = ink < WRITING_INK_SHARE_MAX and e.get("ink_darkness", 0.0) > PEN_DARKNESS_MIN
+    shaded = e.get("shade", 0.0) > SHADED_PLOT_MIN or grey > max(WRITING_GREY_MIN, WRITING_GREY_RATIO * ink)
+    # A flower already doubted as a bramble (:func:`_doubt_x_like_flower`) keeps that runner-up.
+    doubted = any(k in ("x_like", "pen_lines") for k, _ in reading.evidence)
+    if reading.value not in COLOUR_NAMES or doubted or not (written and shaded):
+        return reading
+    return _doubted_flower(reading, "field", "writing_over_shading")
 
 
 def _plot_margin(estimate_mm: float) -> float:
@@ -1926,7 +1965,9 @@ def read_sheet(
     calibration = calibrate(m, layout)
     plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
     plots = [
-        _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
+        _doubt_writing_over_shading(
+            _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
+        )
         for p in PLOTS
     ]
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
