@@ -1538,13 +1538,15 @@ def _other_pen(
     stroke's own ink is where it comes in from the plot (dark pixels past the outline toward the plot's centre); a
     ballpoint tick over a pencil or felt X differs from it in colour by far more than its edges do over the print.
     """
+    if not taken.any():  # most bubbles: nothing was taken away, so nothing to look at
+        return taken
     diagonal = _towards_centre(m, layout, plot, circle, circle.r_mm + BUBBLE_RING_MM + BUBBLE_X_SEARCH_MM)
     around = diagonal.around
     near = diagonal.disc & (diagonal.along > circle.r_mm + 0.6) & (np.abs(diagonal.offset) < BUBBLE_X_SEARCH_MM)
     above = m.darkness[around] - paper
     coming_in, background = near & (above > BUBBLE_MARK_DARKNESS), near & (above < BUBBLE_OWN_DARKNESS_MIN)
     # Over a coloured field (green shading) the stroke's ink takes the field's colour outside the bubble, not inside it.
-    if not taken.any() or not coming_in.any() or not background.any() or np.median(m.chroma[around][background]) >= PATH_PAPER_CHROMA_MAX:
+    if not coming_in.any() or not background.any() or np.median(m.chroma[around][background]) >= PATH_PAPER_CHROMA_MAX:
         return np.zeros(taken.shape, bool)
     a, b = float(np.median(m.lab[around][..., 1][coming_in])), float(np.median(m.lab[around][..., 2][coming_in]))
     lab = m.lab[where]
