@@ -288,11 +288,12 @@ FLOWER_OFFSET_MM = (-1.2, 1.6)
 PLOT_CAPTION_SMALL_PT = 5.5
 """A long plot caption (12 characters or more) is set at this size instead of its :class:`Text`'s."""
 REGISTRATION_R_MM = 0.7
-"""Radius of a registration dot: small enough to sit in a path crossing 1.5 mm clear of every slot's end."""
+"""Radius of a registration dot: small enough to sit in a path crossing, clear of every slot's end (1.5 mm on a 3 mm
+path, 1.8 mm on 5 mm)."""
 REGISTRATION_OUT_MM = 3.0
 """From the garden's border to the registration dots around it (clear of the border line and the labels)."""
 BRICK_MM = 2.6
-"""Thickness of a drawn brick edging (a little less than :data:`PLOT_GAP_MM`)."""
+"""Thickness of a drawn brick edging (a little less than release 2's 3 mm path; half of release 3's)."""
 BRICK_OVERHANG_MM = 1.2
 """How far a drawn brick runs past each end of its edge slot, so a ring of bricks looks closed."""
 SCORE_PANEL_ROWS = 4
@@ -526,7 +527,8 @@ GARDEN_RELEASE = 3
 GARDEN_RELEASES = (1, 2, 3)
 """Release 1: sheets printed before local registration (no registration dots).  Release 2: registration dots,
 "a tick counts" on the key, the 2-up ruler and name fitting.  Release 3: a 5 mm path between plots (3 mm before),
-so the garden is 150 mm wide, and the band under it 4 mm higher."""
+so the garden is 150 mm wide and 10 mm taller; the band under it (ruler, score panel, QR code) starts 4 mm closer
+to the garden, 6 mm lower on the page."""
 RELEASE_ROUNDS = range(1, 31)
 """Round-track lengths whose garden layouts a release records (each has its own id)."""
 RELEASE_TEMPLATE_ROUNDS = 10

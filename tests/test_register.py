@@ -19,7 +19,6 @@ from papillon.errors import ScanError  # noqa: E402
 from papillon.grid import EDGES, parse_edge, parse_plot  # noqa: E402
 from papillon.layout import GARDEN_RELEASE, garden_layout, released_garden_layouts, sheet_payload  # noqa: E402
 from papillon.render.pdf import qr_matrix  # noqa: E402
-from papillon.scan import classify as C  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan import read_photo  # noqa: E402
 
@@ -55,7 +54,7 @@ def test_a_sheet_that_is_not_flat_is_mapped_right_region_by_region(warp: Warp) -
     plain, local = grid_errors_mm(warp, sheet)
     assert plain.max() > 1.0  # the corner markers alone leave the middle of the grid off by over a millimetre
     assert local.max() < 0.25  # (0.08 mm of it is the half-pixel convention of the test raster)
-    assert sheet.misregistration is not None and max(sheet.misregistration.edges) <= C.trusted_shift_mm("edge", garden_layout())
+    assert sheet.misregistration is not None and max(sheet.misregistration.edges) <= D.MAX_MISREGISTRATION_MM["edge"]
 
 
 def test_the_rectified_sheet_shows_each_dot_at_its_layout_position() -> None:
@@ -101,7 +100,7 @@ def test_readings_where_the_fit_may_be_off_are_sent_to_review() -> None:
     sheet = D.find_sheet(Warp().photograph(blank_page()))
     assert sheet.misregistration is not None
     edges = list(sheet.misregistration.edges)
-    edges[EDGES.index(parse_edge("B2-C2"))] = 1.6  # over the edge limit of 1.5 mm (a 5 mm path)
+    edges[EDGES.index(parse_edge("B2-C2"))] = 0.9  # over the edge limit of 0.5 mm
     plots = list(sheet.misregistration.plots)
     plots[parse_plot("B2")] = 0.9  # under the plot limit of 1.0 mm
     doubted = replace(sheet, misregistration=replace(sheet.misregistration, edges=tuple(edges), plots=tuple(plots)))
@@ -112,7 +111,7 @@ def test_readings_where_the_fit_may_be_off_are_sent_to_review() -> None:
     ]
     out = D.doubt_misregistered(readings, doubted)
     assert [r.confidence for r in out] == [0.6, 0.98, 0.97]
-    assert out[0].evidence == (("misregistration_mm", 1.6),)
+    assert out[0].evidence == (("misregistration_mm", 0.9),)
 
 
 def _two_sheets(neighbour_box: tuple[float, float, float, float]) -> np.ndarray:

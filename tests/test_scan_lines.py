@@ -18,7 +18,6 @@ from warped import PAGE_PX_PER_MM, Warp, blank_page, covered, grid_errors_mm, jp
 from papillon.errors import ScanError  # noqa: E402
 from papillon.grid import EDGES, PLOTS, parse_edge, parse_plot, plot_name  # noqa: E402
 from papillon.layout import GardenLayout, garden_layout, grid_to_mm, released_garden_layouts  # noqa: E402
-from papillon.scan import classify as C  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan import read_photo  # noqa: E402
 
@@ -71,7 +70,7 @@ def test_a_brick_between_the_outlines_is_not_taken_for_one() -> None:
 
 def test_a_dot_under_a_smudge_does_not_send_well_placed_items_to_review() -> None:
     # Ink beside two path crossings pulls their dots ~0.3 mm: the dots around disagree, and inferred from them the
-    # bubbles near there "may be 0.9 mm off" (flagged).  Their own printed outlines show them in place.
+    # edges and bubbles near there "may be 0.9 mm off" (flagged).  Their own printed outlines show them in place.
     page = blank_page().copy()
     for x, y in (grid_to_mm(2, 2), grid_to_mm(3, 3)):
         cv2.circle(page, (round((x + 0.9) * S), round((y + 0.5) * S)), round(0.6 * S), (30, 30, 30), -1)
@@ -79,7 +78,7 @@ def test_a_dot_under_a_smudge_does_not_send_well_placed_items_to_review() -> Non
     sheet = result.sheet
     assert sheet.registration is not None and sheet.misregistration is not None
     inferred = D.misregistration(sheet.registration, LAYOUT)
-    assert max(inferred.bubbles) > C.TRUSTED_SHIFT_MM["butterfly"]
+    assert max(inferred.edges) > D.MAX_MISREGISTRATION_MM["edge"] and max(inferred.bubbles) > D.MAX_MISREGISTRATION_MM["butterfly"]
     assert max(sheet.misregistration.edges) < 0.35 and max(sheet.misregistration.bubbles) < 0.35
     assert [r.item for r in result.review if r.kind != "plot"] == []
 

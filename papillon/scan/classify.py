@@ -198,7 +198,7 @@ over 15 % of the edge is then reviewed however faint its darkness (photogen3 dev
 ballpoint bricks read none at 0.96-1.00)."""
 EDGE_CORE_MM = 0.75
 """Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
-outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
+outlines lie half a path, 1.5 or 2.5 mm, from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
 at 0.99-1.00."""
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
@@ -212,26 +212,16 @@ EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
 TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
 """Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
-rest): an edge's band is a 3 mm path between two printed outlines (on the independent photos, edge errors rose from
-2.7 % below 0.2 mm to 35 % above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide.  Beyond it a plot is
-sampled further in and an edge is re-read shifted across its path (:func:`read_sheet`).  On a wider path an edge
-tolerates more (:func:`trusted_shift_mm`)."""
-
-
-def trusted_shift_mm(kind: str, layout: GardenLayout) -> float:
-    """:data:`TRUSTED_SHIFT_MM` of ``kind`` on ``layout``: an edge's band stays clear of the printed outlines, half a
-    path from its middle, until the shift closes the clearance between them (0.5 mm on a 3 mm path, 1.5 mm on 5 mm)."""
-    if kind == "edge":
-        return max(TRUSTED_SHIFT_MM["edge"], layout.path_mm / 2 - EDGE_BAND_MM)
-    return TRUSTED_SHIFT_MM[kind]
-
-
+rest): an edge's band is 1 mm either side of its path's middle, so a brick drawn along the middle leaves it beyond
+0.5 mm, and on a 3 mm path an outline enters it (on the independent photos, edge errors rose from 2.7 % below 0.2 mm
+to 35 % above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide.  Beyond it a plot is sampled further in and
+an edge is re-read shifted across its path (:func:`read_sheet`)."""
 PLOT_MARGIN_MAX_MM = 2.0
 """Furthest (mm) a misregistered plot's sample is moved in from its outline and bubble (its sample stays 17 mm wide):
 a plot estimated off by more than 1 + 2 mm is doubted."""
 EDGE_SHIFT_MAX_MM = 1.0
 """Largest shift (mm) across its path at which an edge is re-read when its misregistration estimate is high: its band
-is 1 mm either side of the path's middle and the printed outlines lie 1.5 mm out, so a shift of up to 1 mm keeps a
+is 1 mm either side of the path's middle and the printed outlines lie 1.5 mm out (2.5 mm on release 3), so a shift of up to 1 mm keeps a
 brick off the middle in the band and moves an outline slid into it back out."""
 ROBUST_CONFIDENCE = 0.9
 """An edge re-read shifted both ways tolerates the shift when both readings agree with it at least this surely (the
@@ -421,7 +411,7 @@ OUTLINE_WINDOW_MM = (-0.5, 0.9)
 OUTLINE_LINE_RATIO = 2.1
 OUTLINE_LINE_CONFIDENCE = 0.5
 """A plot outline beside an edge (within this of where it is printed, half a path from the middle; mm inward, then
-outward) darker than the photo's typical outline by this ratio, where no fill reaches it, is a brick drawn along the
+outward, ``(-0.5, 0.9)``) darker than the photo's typical outline by this ratio, where no fill reaches it, is a brick drawn along the
 outline instead of over the guide: an edge read ``none`` is then left to a person (photogen3 development seeds
 200040, 200052: pencil and ballpoint bricks read ``none`` at 0.999, ratio 2.8-3.2; edges without a brick measured
 at most 1.84 there and 1.8 on photogen2 seeds 900000-900039)."""
@@ -1161,7 +1151,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
-    # A green line along the path's middle is no printed outline (those lie 1.5 mm out, and slide in only where the
+    # A green line along the path's middle is no printed outline (those lie half a path out, and slide in only where the
     # sheet is misregistered, which is doubted or re-read shifted): a brick drawn in green felt or ballpoint.
     across = np.abs(np.arange(dark.shape[axis]) + 0.5 - dark.shape[axis] / 2) / m.px_per_mm
     core = np.broadcast_to((across < EDGE_CORE_MM).reshape((1, -1) if axis == 1 else (-1, 1)), dark.shape)
@@ -1925,7 +1915,7 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
         if other.value != reading.value or other.confidence < ROBUST_CONFIDENCE:
             return reading
     return Reading(
-        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", trusted_shift_mm("edge", layout) + shift))
+        reading.item, reading.kind, reading.probabilities, (*reading.evidence, ("tolerates_mm", TRUSTED_SHIFT_MM["edge"] + shift))
     )
 
 
@@ -2011,8 +2001,7 @@ def read_sheet(
         for p in PLOTS
     ]
     edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
-    edge_trust = trusted_shift_mm("edge", layout)
-    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > edge_trust else r for i, r in enumerate(edges)]
+    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
     readings = plots + _ghosts(_outline_bricks(m, layout, edges))
     printed, between = bubble_prints(m, layout)
     readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], between) for p in PLOTS]

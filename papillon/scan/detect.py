@@ -40,7 +40,7 @@ from papillon.layout import (
     released_garden_layouts,
 )
 from papillon.scan import is_image
-from papillon.scan.classify import trusted_shift_mm
+from papillon.scan.classify import TRUSTED_SHIFT_MM
 from papillon.words import noun
 
 if TYPE_CHECKING:
@@ -90,15 +90,18 @@ SPLINE_SMOOTHING = 1e-4
 """Regularisation of the thin-plate spline (in its units): absorbs the dots' ~0.05 mm location noise."""
 RESIDUAL_REACH_MM = 25.0
 """An item's misregistration estimate is the largest error of the dots within this distance (a plot's four
-crossings lie 19.8 mm from its centre)."""
+crossings lie 19.8 mm from its centre on release 2, 21.2 mm on release 3)."""
 RESIDUAL_SAFETY = 2.5
 """An item's misregistration estimate is this many times the leave-one-out errors of the dots around it: measured on
 warped test sheets, the largest true error between the dots was up to ~2.9 times the largest leave-one-out error nearby
-when the paper rippled faster than the dots' 28 mm spacing (bows, curls and lens distortion stay far below)."""
+when the paper rippled faster than the dots' 28-30 mm spacing (bows, curls and lens distortion stay far below)."""
 DOT_NOISE_MM = 0.1
 """Added to every misregistration estimate: how precisely a dot is located (measured: ~0.05 mm on sharp photos)."""
 MISSING_DOT_REACH_MM = 40.0
 """A dot not found takes the largest error of the found dots within this distance."""
+MAX_MISREGISTRATION_MM = TRUSTED_SHIFT_MM
+"""Largest estimated misregistration (mm) at which a reading of each kind is trusted, unless its evidence says it
+stands more (``tolerates_mm``: a plot sampled further in, an edge re-read shifted; see ``classify.read_sheet``)."""
 DOUBT_CONFIDENCE = 0.6
 """The confidence a reading is lowered to when its item may be misregistered, so it is marked for review."""
 BENT_SHEET_MM = 1.5
@@ -789,17 +792,16 @@ class Misregistration:
 
 
 def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
-    """``readings`` with those whose item may be misregistered beyond what a reading of its kind tolerates on the
-    sheet's layout (:func:`~papillon.scan.classify.trusted_shift_mm`), or beyond the ``tolerates_mm`` of their
-    evidence (when the classifier checked the reading stands more), lowered to :data:`DOUBT_CONFIDENCE` (so they are
-    reviewed, not trusted), their evidence carrying the estimate."""
+    """``readings`` with those whose item may be misregistered beyond :data:`MAX_MISREGISTRATION_MM` (or beyond the
+    ``tolerates_mm`` of their evidence, when the classifier checked the reading stands more) lowered to
+    :data:`DOUBT_CONFIDENCE` (so they are reviewed, not trusted), their evidence carrying the estimate."""
     if sheet.misregistration is None:
         return list(readings)
     out = []
     for reading in readings:
         item, kind = reading.item, reading.kind
         estimate = sheet.misregistration.of(item)
-        tolerated = max(trusted_shift_mm(kind, sheet.layout), float(dict(reading.evidence).get("tolerates_mm", 0.0)))
+        tolerated = max(MAX_MISREGISTRATION_MM.get(kind, 0.5), float(dict(reading.evidence).get("tolerates_mm", 0.0)))
         if estimate > tolerated:
             (value, p), *rest = reading.probabilities
             evidence = (*reading.evidence, ("misregistration_mm", estimate))
@@ -1426,7 +1428,8 @@ def _colourless(sample: Image) -> bool:
 @cache
 def _releases() -> tuple[GardenLayout, ...]:
     """Today's garden layout, then one released layout for each other way a release prints its registration dots and
-    QR code (newest first): what :func:`find_sheet` looks for before it knows the sheet's release."""
+    QR code (newest first): what :func:`find_sheet` looks for before it knows the sheet's release.  Only their
+    geometry serves: each carries the id of one of its release's round counts, whichever came first."""
     found = [garden_layout()]
     for released in sorted(released_garden_layouts().values(), key=lambda r: -r.release):
         if all((released.layout.registration, released.layout.qr) != (f.registration, f.qr) for f in found):
@@ -1480,9 +1483,12 @@ def find_sheet(photo: Image) -> Sheet:
     text = read_qr(photo, located, family, width, registration, qr_pyramid)
     if text is None and registration is not None:
         text = read_qr(photo, located, family, width, pyramid=qr_pyramid)
-    for other in _releases() if text is None and registration is None else ():
-        # No dots found (a release-1 sheet, or its dots lost): its code may lie where another release prints it.
-        if other.qr != family.qr:
+    tried = [family.qr]
+    for other in _releases() if text is None else ():
+        # No dots found (a release-1 sheet), or the wrong release's dots fit better: the code may lie where another
+        # release prints it.
+        if other.qr not in tried:
+            tried.append(other.qr)
             text = read_qr(photo, located, other, width, pyramid=qr_pyramid)
             if text is not None:
                 break
@@ -1507,7 +1513,7 @@ def find_sheet(photo: Image) -> Sheet:
         )
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
     # Where an edge's own printed outlines (or a bubble's) are found, they say how far off it is: no need to infer it
-    # from dots 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
+    # from dots 14-15 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
     relative = contrast / max(paper, 1.0)
     located_edges = path_offsets(rectified, layout, relative)
     edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
