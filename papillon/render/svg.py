@@ -58,7 +58,7 @@ GARDEN_VIEW_SIDE_MM = 9.0
 """Room (mm) a screen shows either side of the garden: the row labels on the left."""
 GARDEN_VIEW_TOP_MM = 42.0
 """Where a screen's view of the Garden sheet starts (frame y, mm): above the round track."""
-GARDEN_VIEW_BELOW_MM = (20.0, 7.0)
+GARDEN_VIEW_BELOW_MM = (20.0, 3.0)
 """Room (mm) a screen shows under the garden (the colour key and its hints), or under the score panel when scored."""
 
 

@@ -1116,7 +1116,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
     base = dark.copy()
     darker = np.zeros(dark.shape, bool)
-    rim = np.zeros(dark.shape, bool)
+    blurred = np.zeros(dark.shape, bool)
     seam = np.zeros(dark.shape, bool)
     inks = 0
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
@@ -1134,12 +1134,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
             # spills that end inside the band (felt run 3 mm into release 3's 5 mm path, tests/photos) either read as a
             # brick at 0.95-1.00.  Graphite beside the spill stays grey (a pencil brick there, photogen3 seed 790006).
             near = _near(theirs, SPILL_RIM_MM, m)
-            rim |= near & (dark < SPILL_RIM_SHARE * level) & (chroma > SPILL_RIM_CHROMA_MIN) & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
-            seam = seam & near if inks == 2 else near
+            blurred |= near & (dark < SPILL_RIM_SHARE * level) & (chroma > SPILL_RIM_CHROMA_MIN) & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+            seam = (seam & near) if inks == 2 else near
             spill |= theirs
             # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
             base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
-    spill |= rim | seam if inks == 2 else rim
+    spill |= (blurred | seam) if inks == 2 else blurred
     spilled = float(spill.mean()) if spill.size else 0.0
     # The printed plot outlines are green: slid into the band (a bent sheet), they are no line either.
     printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
