@@ -29,7 +29,7 @@ sheet and carried in the garden sheet's QR payload (:func:`sheet_payload`).
 >>> len(layout.plots), len(layout.bubbles), len(layout.edge_slots), len(layout.markers)
 (25, 25, 40, 4)
 >>> layout.plots[0].x_mm, layout.plots[0].y_mm
-(36.5, 63.5)
+(32.5, 64.5)
 """
 
 from __future__ import annotations
@@ -221,10 +221,12 @@ def _layout_id(value: object) -> str:
 
 # --------------------------------------------------------------------------- the garden sheet
 
-PLOT_PITCH_MM = 28.0
+PLOT_PITCH_MM = 30.0
 """One grid unit: distance between the left edges of two neighbouring plots."""
-PLOT_GAP_MM = 3.0
-"""The path between two plots, where the edge slot (brick) lies."""
+PLOT_GAP_MM = 5.0
+"""The path between two plots, where the edge slot (brick) lies.  Release 3 widened it from 3 mm (plots kept their
+25 mm): felt coloured past a plot's outline stops short of the brick line, so spilled ink is not taken for a brick
+or flagged as one (photogen3 development seeds 100000-100039: edges flagged for spill fell by half)."""
 PLOT_MM = PLOT_PITCH_MM - PLOT_GAP_MM
 """Side of a plot box."""
 GARDEN_MM = SIZE * PLOT_PITCH_MM
@@ -237,6 +239,9 @@ BUBBLE_R_MM = 3.4
 BUBBLE_INSET_MM = 5.2
 """From a plot's top and right sides to its bubble's centre."""
 ROUND_R_MM = 4.6
+ROUND_TRACK_MM = (52.0, 175.0)
+"""Where the round track runs (frame x, mm): where release 2 put it, kept by release 3, so that a sheet's round count
+is told by its track (a QR code unreadable) whatever the release."""
 ROUND_PITCH_MM = 12.5
 COLOUR_KEY_R_MM = 6.0
 QR_MM = 27.0
@@ -283,11 +288,12 @@ FLOWER_OFFSET_MM = (-1.2, 1.6)
 PLOT_CAPTION_SMALL_PT = 5.5
 """A long plot caption (12 characters or more) is set at this size instead of its :class:`Text`'s."""
 REGISTRATION_R_MM = 0.7
-"""Radius of a registration dot: small enough to sit in a path crossing 1.5 mm clear of every slot's end."""
+"""Radius of a registration dot: small enough to sit in a path crossing, clear of every slot's end (1.5 mm on a 3 mm
+path, 1.8 mm on 5 mm)."""
 REGISTRATION_OUT_MM = 3.0
 """From the garden's border to the registration dots around it (clear of the border line and the labels)."""
 BRICK_MM = 2.6
-"""Thickness of a drawn brick edging (a little less than :data:`PLOT_GAP_MM`)."""
+"""Thickness of a drawn brick edging (a little less than release 2's 3 mm path; half of release 3's)."""
 BRICK_OVERHANG_MM = 1.2
 """How far a drawn brick runs past each end of its edge slot, so a ring of bricks looks closed."""
 SCORE_PANEL_ROWS = 4
@@ -305,7 +311,7 @@ def grid_to_mm(x: float, y: float) -> tuple[float, float]:
     """The one map from garden grid units (:mod:`papillon.grid`) to frame millimetres.
 
     >>> grid_to_mm(0, 0), grid_to_mm(5, 5)
-    ((35.0, 62.0), (175.0, 202.0))
+    ((30.0, 62.0), (180.0, 212.0))
     """
     return GARDEN_X_MM + x * PLOT_PITCH_MM, GARDEN_Y_MM + y * PLOT_PITCH_MM
 
@@ -418,20 +424,25 @@ class GardenLayout:
     def edge_slot(self, edge: Edge) -> Segment:
         return self.edge_slots[EDGES.index(edge)]
 
+    @property
+    def path_mm(self) -> float:
+        """The path between two neighbouring plots, where a brick lies: 3 mm on releases 1-2, 5 mm from release 3."""
+        return round(self.plots[1].x_mm - self.plots[0].right_mm, 3)
+
 
 @cache
 def garden_layout(rounds: int = 10) -> GardenLayout:
     """The garden sheet's layout (the round track has ``rounds`` spaces)."""
     centre_x = FRAME_W_MM / 2
-    # The round track runs from after its label to the garden's right edge, centred there.
-    left, right = GARDEN_X_MM + 17.0, GARDEN_X_MM + GARDEN_MM
+    # The round track runs from after its label toward the garden's right edge, centred there.
+    left, right = ROUND_TRACK_MM
     pitch = min(ROUND_PITCH_MM, (right - left - 2 * ROUND_R_MM) / max(rounds - 1, 1))
     radius = min(ROUND_R_MM, pitch * 0.4)
     first_x = left + (right - left - (rounds - 1) * pitch - 2 * radius) / 2 + radius
     key_pitch = 28.0
     key_first = 76.0
     garden = Rect(GARDEN_X_MM, GARDEN_Y_MM, GARDEN_MM, GARDEN_MM)
-    band_y = garden.bottom_mm + 28.0
+    band_y = garden.bottom_mm + 24.0
     player_line = Segment(GARDEN_X_MM + 15.0, 38.6, GARDEN_X_MM + 95.0, 38.6)
     round_spaces = tuple(Circle(round(first_x + i * pitch, 3), 50.0, radius) for i in range(rounds))
     last = round_spaces[-1]
@@ -511,11 +522,13 @@ def _with_id(layout: _L) -> _L:
 
 # --------------------------------------------------------------------------- released garden layouts
 
-GARDEN_RELEASE = 2
+GARDEN_RELEASE = 3
 """The released garden layout this papillon prints; every release stays readable (``papillon/layouts/garden-N.json``)."""
-GARDEN_RELEASES = (1, 2)
+GARDEN_RELEASES = (1, 2, 3)
 """Release 1: sheets printed before local registration (no registration dots).  Release 2: registration dots,
-"a tick counts" on the key, the 2-up ruler and name fitting."""
+"a tick counts" on the key, the 2-up ruler and name fitting.  Release 3: a 5 mm path between plots (3 mm before),
+so the garden is 150 mm wide and 10 mm taller; the band under it (ruler, score panel, QR code) starts 4 mm closer
+to the garden, 6 mm lower on the page."""
 RELEASE_ROUNDS = range(1, 31)
 """Round-track lengths whose garden layouts a release records (each has its own id)."""
 RELEASE_TEMPLATE_ROUNDS = 10

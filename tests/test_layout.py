@@ -283,7 +283,7 @@ def test_names_and_captions_sit_where_the_sheet_draws_them() -> None:
 
 def test_layout_ids_are_pinned() -> None:
     # A printed sheet carries its layout id; changing any position changes it. Update these on purpose only.
-    assert garden_layout().id == "74934309"  # release 2 (release 1 was "fc40096e")
+    assert garden_layout().id == "43695a85"  # release 3 (release 2 was "74934309", release 1 "fc40096e")
     assert fill_layout(standard_edition()).id == "a0a114eb"  # wider ladders, the turning space's number beside it
     assert score_pad_layout().id == "50c40e9c"  # a wider name column
 
@@ -308,9 +308,21 @@ def test_release_1_is_the_layout_its_sheets_carry() -> None:
     assert _layout_id_of(data) == "fc40096e"
     assert sum(1 for r in released.values() if r.release == 1) == 30
     # Release 2 added registration dots and moved nothing the scanner reads.
-    new = garden_layout()
+    new = released["74934309"].layout
     for name in ("markers", "qr", "garden", "plots", "bubbles", "edge_slots", "colour_key"):
         assert getattr(old.layout, name) == getattr(new, name), name
+
+
+def test_release_3_widens_the_path_between_plots_and_keeps_the_plots() -> None:
+    release_2, release_3 = released_garden_layouts()["74934309"], released_garden_layouts()[garden_layout().id]
+    assert (release_2.release, release_3.release) == (2, 3)
+    assert (release_2.layout.path_mm, release_3.layout.path_mm) == (3.0, 5.0)
+    assert {(box.w_mm, box.h_mm) for box in release_2.layout.plots + release_3.layout.plots} == {(25.0, 25.0)}
+    assert release_3.layout.garden.w_mm == 150.0
+    # The markers are shared, so the sheet is found before its release is known; the round track too, so a sheet's
+    # round count is told by it when its QR code is unreadable.
+    assert release_2.layout.markers == release_3.layout.markers
+    assert release_2.layout.rounds == release_3.layout.rounds
 
 
 def _layout_id_of(data: dict[str, object]) -> str:

@@ -13,24 +13,27 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("pypdfium2")
 
-from warped import PAGE_PX_PER_MM, Warp, blank_page, covered, grid_errors_mm, jpeg, mark  # noqa: E402
+from warped import PAGE_PX_PER_MM, Warp, blank_page, covered, grid_errors_mm, jpeg, mark, released_page  # noqa: E402
 
 from papillon.errors import ScanError  # noqa: E402
 from papillon.grid import EDGES, parse_edge, parse_plot  # noqa: E402
-from papillon.layout import garden_layout, released_garden_layouts, sheet_payload  # noqa: E402
+from papillon.layout import GARDEN_RELEASE, garden_layout, released_garden_layouts, sheet_payload  # noqa: E402
 from papillon.render.pdf import qr_matrix  # noqa: E402
 from papillon.scan import detect as D  # noqa: E402
 from papillon.scan import read_photo  # noqa: E402
 
 LAYOUT = garden_layout()
+RELEASE_2 = released_garden_layouts()["74934309"].layout
 RELEASE_1_ID = "fc40096e"
 """The id printed on every 10-round garden sheet before release 2 (the scanner read it from code until then)."""
+RELEASE_2_ID = "74934309"
+"""The id printed on every 10-round garden sheet of release 2 (a 3 mm path between plots)."""
 
 
 def test_the_new_layout_is_released_with_its_dots() -> None:
     assert len(LAYOUT.registration) == 36
     released = released_garden_layouts()
-    assert released[LAYOUT.id].release == 2 and released[LAYOUT.id].layout == LAYOUT
+    assert released[LAYOUT.id].release == GARDEN_RELEASE and released[LAYOUT.id].layout == LAYOUT
 
 
 def test_a_flat_sheet_finds_every_dot_where_it_is_printed() -> None:
@@ -83,7 +86,8 @@ def test_a_bowed_sheet_reads_every_item_in_its_place() -> None:
 
 def test_a_crumpled_grid_is_refused_as_bent() -> None:
     with pytest.raises(ScanError) as caught:
-        D.find_sheet(Warp(ripple_mm=1.0).photograph(blank_page()))
+        # 1.3 mm: on release 3's 30 mm grid a 1.0 mm wave measures 1.47 mm at the median, just under the 1.5 mm limit.
+        D.find_sheet(Warp(ripple_mm=1.3).photograph(blank_page()))
     assert str(caught.value).startswith("the sheet is bent (its grid is up to ")
     assert str(caught.value).endswith(" mm off a smooth fit) — lay it flat and photograph it from above")
 
@@ -146,19 +150,19 @@ def test_a_marker_out_of_the_frame_asks_for_all_four_corners() -> None:
 
 
 def release_1_page() -> np.ndarray:
-    """Today's sheet as release 1 printed it: no registration dots, and release 1's id in the QR code.
+    """Release 2's sheet as release 1 printed it: no registration dots, and release 1's id in the QR code.
 
     Release 2 moved nothing else the scanner reads (test_layout checks the boxes are the same), so painting
     the dots out with the paper or path around them and redrawing the QR code gives release 1's sheet.
     """
-    page = blank_page().copy()
+    page = released_page(RELEASE_2_ID).copy()
     s = PAGE_PX_PER_MM
-    for dot in LAYOUT.registration:
+    for dot in RELEASE_2.registration:
         x, y = dot.cx_mm * s, dot.cy_mm * s
         ring = page[round(y - 2.2 * s) : round(y + 2.2 * s), round(x - 2.2 * s) : round(x + 2.2 * s)].reshape(-1, 3)
         colour = tuple(int(c) for c in np.median(ring, axis=0))
         cv2.circle(page, (round(x), round(y)), round((dot.r_mm + 0.4) * s), colour, -1)
-    qr = LAYOUT.qr
+    qr = RELEASE_2.qr
     matrix = np.array(qr_matrix(sheet_payload(layout_id=RELEASE_1_ID, paper="a4", starting_fields=(16, 8))))
     cell = qr.w_mm / len(matrix)
     quiet = 4 * cell
@@ -180,8 +184,22 @@ def release_1_page() -> np.ndarray:
 def test_a_release_1_sheet_is_still_read() -> None:
     assert released_garden_layouts()[RELEASE_1_ID].release == 1
     bricks = [EDGES.index(parse_edge(e)) for e in ("A1-A2", "C3-C4", "D4-E4")]
-    page = mark(release_1_page(), LAYOUT, bricks=bricks, butterflies=[parse_plot("C3")], flowers={parse_plot("A1"): "red"})
+    page = mark(release_1_page(), RELEASE_2, bricks=bricks, butterflies=[parse_plot("C3")], flowers={parse_plot("A1"): "red"})
     result = read_photo(jpeg(Warp().photograph(page)), accept_uncertain=True)
     assert result.sheet.layout.id == RELEASE_1_ID and result.sheet.registration is None
     assert sorted(e.name for e in result.garden.bricks) == ["A1-A2", "C3-C4", "D4-E4"]
     assert result.garden.butterflies == frozenset({parse_plot("C3")})
+
+
+@pytest.mark.parametrize("bend", [Warp(), Warp(bow_mm=12, barrel=-0.05)], ids=["flat", "bowed"])
+def test_a_release_2_sheet_is_still_read_through_its_own_dots(bend: Warp) -> None:
+    # Release 3 widened the path between plots to 5 mm: its dots lie 1-8 mm from release 2's, near enough for a search
+    # window of either to catch some of the other's.  The scanner takes the release whose dots all fit.
+    bricks = [EDGES.index(parse_edge(e)) for e in ("A1-A2", "C3-C4", "D4-E4")]
+    page = mark(released_page(RELEASE_2_ID), RELEASE_2, bricks=bricks, butterflies=[parse_plot("C3")], flowers={parse_plot("A1"): "red"})
+    result = read_photo(jpeg(bend.photograph(page)), accept_uncertain=True)
+    assert result.sheet.layout.id == RELEASE_2_ID and result.sheet.registration is not None
+    assert result.sheet.registration.found == 36
+    assert sorted(e.name for e in result.garden.bricks) == ["A1-A2", "C3-C4", "D4-E4"]
+    assert result.garden.butterflies == frozenset({parse_plot("C3")})
+    assert not result.review

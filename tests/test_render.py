@@ -18,6 +18,7 @@ from papillon.garden import Garden
 from papillon.grid import parse_edge, parse_plot
 from papillon.layout import FRAME_H_MM, FRAME_W_MM, garden_layout
 from papillon.render import render_garden
+from papillon.render.pdf import PATCH_INSET_MM
 from papillon.render.pen import COLOUR
 from papillon.score import score
 
@@ -134,7 +135,7 @@ def test_the_score_overlay_shades_enclosures_and_lists_points() -> None:
     assert at(scored, *LAYOUT.plots[parse_plot("A5")].centre_mm).min() > 245
     # The patch outline runs inside the patch's plots (solid: it is enclosed).
     b2 = LAYOUT.plots[parse_plot("B2")]
-    edge_x = b2.x_mm + 28.0 * 0.07 - 1.5
+    edge_x = b2.x_mm + PATCH_INSET_MM
     assert min(at(scored, edge_x + dx / PX_PER_MM, b2.centre_mm[1] + 6.0).mean() for dx in range(-2, 3)) < 90
     # The score panel covers the ruler area.
     panel = LAYOUT.score_panel

@@ -16,6 +16,7 @@ import math
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from unittest import mock
 
 import cv2
 import numpy as np
@@ -24,7 +25,7 @@ from numpy.typing import NDArray
 
 from papillon.edition import COLOUR_NAMES
 from papillon.grid import EDGES, plot_name
-from papillon.layout import FRAME_H_MM, FRAME_W_MM, GardenLayout, frame_offset_mm, garden_layout
+from papillon.layout import FRAME_H_MM, FRAME_W_MM, GardenLayout, frame_offset_mm, garden_layout, released_garden_layouts
 from papillon.render.pdf import sheets_pdf
 from papillon.scan.detect import Sheet
 
@@ -54,6 +55,15 @@ PAGE_SHIFT_PX = (frame_offset_mm("a4")[0] * PAGE_PX_PER_MM % 1, frame_offset_mm(
 def blank_page(per_page: int = 1) -> NDArray[Any]:
     """The frame of today's garden sheet (A4 PDF), RGB at :data:`PAGE_PX_PER_MM`."""
     return page_image(sheets_pdf(sides=("garden",), paper="a4", per_page=per_page))
+
+
+@cache
+def released_page(layout_id: str) -> NDArray[Any]:
+    """The frame of the garden sheet printed under ``layout_id`` by an earlier release (A4), RGB at
+    :data:`PAGE_PX_PER_MM`: today's drawing of that release's frozen layout."""
+    layout = released_garden_layouts()[layout_id].layout
+    with mock.patch("papillon.render.pdf.garden_layout", lambda rounds=10: layout):
+        return page_image(sheets_pdf(sides=("garden",), paper="a4"))
 
 
 def mark(page: NDArray[Any], layout: GardenLayout, *, bricks: list[int], butterflies: list[int], flowers: dict[int, str]) -> NDArray[Any]:

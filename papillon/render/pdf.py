@@ -57,8 +57,10 @@ from papillon.layout import (
     PAPERS_MM,
     PLOT_CAPTION_SMALL_PT,
     PLOT_CORNER_MM,
+    PLOT_GAP_MM,
     PLOT_ICON_OFFSET_MM,
     PLOT_ICON_R_MM,
+    PLOT_PITCH_MM,
     RULER_MM,
     RULER_TICKS_MM,
     SCORE_NAME_PAD_MM,
@@ -631,12 +633,17 @@ def draw_enclosures(pen: Pen, score: ScoreCard) -> None:
     pen.canvas.restoreState()
 
 
+PATCH_INSET_MM = 0.46
+"""How far inside its plots' outlines a patch's outline runs on the scored sheet."""
+
+
 def draw_score(pen: Pen, layout: GardenLayout, score: ScoreCard) -> None:
     """Outline the patches and list the points per category in the score panel."""
     pal = pen.palette
     for patch in score.patches:
-        # Shrunk by 0.07 grid units, so the outline runs inside the patch's plots.
-        shape = shapely.unary_union([plot_polygon(p) for p in patch.plots]).buffer(-0.07, join_style="mitre")
+        # Shrunk past half a path, so the outline runs inside the patch's plots.
+        inset = (PLOT_GAP_MM / 2 + PATCH_INSET_MM) / PLOT_PITCH_MM
+        shape = shapely.unary_union([plot_polygon(p) for p in patch.plots]).buffer(-inset, join_style="mitre")
         pen.stroke(pal.patch_line, 0.75, dash=None if patch.enclosed else (2.2, 1.2))
         pen.rings(_mm_rings(shape), stroke=True, fill=False)
     panel = layout.score_panel

@@ -54,12 +54,22 @@ from papillon.render.pdf import (
 from papillon.render.pen import COLOUR, MM_PT, WHITE, Palette, Pen, dark_runs
 from papillon.score import ScoreCard
 
-GARDEN_VIEW_MM = (26.0, 42.0, 158.0, 180.0)
-"""The part of the Garden sheet a screen shows (x, y, width, height): round track, garden, colour key.
+GARDEN_VIEW_SIDE_MM = 9.0
+"""Room (mm) a screen shows either side of the garden: the row labels on the left."""
+GARDEN_VIEW_TOP_MM = 42.0
+"""Where a screen's view of the Garden sheet starts (frame y, mm): above the round track."""
+GARDEN_VIEW_BELOW_MM = (20.0, 3.0)
+"""Room (mm) a screen shows under the garden (the colour key and its hints), or under the score panel when scored."""
 
-The print furniture (markers, QR, ruler) lies outside it."""
-GARDEN_SCORED_VIEW_MM = (26.0, 42.0, 158.0, 222.0)
-"""With the score panel under the garden."""
+
+def garden_view_mm(layout: GardenLayout, scored: bool = False) -> tuple[float, float, float, float]:
+    """The part of the Garden sheet a screen shows (x, y, width, height): round track, garden, colour key, and the
+    score panel when ``scored``.  The print furniture (markers, QR, ruler) lies outside it."""
+    garden = layout.garden
+    bottom = layout.score_panel.bottom_mm + GARDEN_VIEW_BELOW_MM[1] if scored else garden.bottom_mm + GARDEN_VIEW_BELOW_MM[0]
+    return (garden.x_mm - GARDEN_VIEW_SIDE_MM, GARDEN_VIEW_TOP_MM, garden.w_mm + 2 * GARDEN_VIEW_SIDE_MM, bottom - GARDEN_VIEW_TOP_MM)
+
+
 FILL_VIEW_MM = (22.0, 43.0, 166.0, 212.0)
 """The part of the Fill sheet a screen shows: ladders, tracks, rondel, caterpillar track, gnome options, legend."""
 BUBBLE_HIT_MM = 6.0
@@ -273,7 +283,7 @@ def garden_svg(
         draw_filled_garden(pen, layout, garden, score=score, edition=edition)
     _round_marks(pen, layout, round)
     pen.raw(_garden_hits(layout, garden, edition, tuple(actions), round, edge_reach))
-    view = GARDEN_SCORED_VIEW_MM if score is not None else GARDEN_VIEW_MM
+    view = garden_view_mm(layout, scored=score is not None)
     return _svg(view, pen.markup(), label=label, css_class="sheet garden-sheet")
 
 

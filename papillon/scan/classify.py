@@ -43,7 +43,7 @@ from numpy.typing import NDArray
 from papillon.edition import COLOUR_NAMES
 from papillon.errors import ScanError
 from papillon.grid import EDGES, PLOTS, SIZE, Plot, plot_col, plot_name, plot_row
-from papillon.layout import PLOT_GAP_MM, Circle, GardenLayout, Rect
+from papillon.layout import Circle, GardenLayout, Rect
 
 FloatImage = NDArray[Any]
 
@@ -178,6 +178,13 @@ SPILL_HUE_DEG = 35.0
 SPILL_DARKER_MAX = 0.2
 """How much darker (0-1) than its plot's fill at the border (90th percentile) ink in the gap may be and still be that
 fill's spill."""
+SPILL_RIM_MM = 0.8
+"""How far (mm) from spilled ink its blurred rim reaches, and the seam where two fills meet (:func:`read_edge`)."""
+SPILL_RIM_CHROMA_MIN = 8.0
+SPILL_RIM_SHARE = 0.8
+"""A pixel by spilled ink, of its hue, at this Lab chroma or more (against the band's paper; graphite stays under ~5
+there) and lighter than this share of the fill's darkness is the spill's rim.  A pen's brick of the same colour beside
+the spill is as dark as the fill along its middle (photogen3 seed 790012: a felt brick read as spill's rim)."""
 EDGE_SPILL_SHARE_MAX = 0.02
 """Share of an edge's band in a neighbour's spilled ink under which a dark coloured stroke there is a pen's line."""
 INK_CHROMA_SLOPE = 70.0
@@ -191,7 +198,7 @@ over 15 % of the edge is then reviewed however faint its darkness (photogen3 dev
 ballpoint bricks read none at 0.96-1.00)."""
 EDGE_CORE_MM = 0.75
 """Half-width (mm) of the middle of an edge's path where green ink is a pen's line, not a printed plot outline (the
-outlines lie 1.5 mm from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
+outlines lie half a path, 1.5 or 2.5 mm, from the middle): photogen3 development seeds 2001, 2029, 2047 had green felt bricks read as none
 at 0.99-1.00."""
 EDGE_GHOST_RATIO = 0.5
 """An edge line darker than this share of the photo's sure bricks' median darkness is a brick; a fainter line is
@@ -205,15 +212,16 @@ EDGE_GHOST_CONFIDENCE = 0.6
 """Confidence left to a brick whose line is as faint as a ghost (below the review threshold)."""
 TRUSTED_SHIFT_MM = {"plot": 1.0, "edge": 0.5, "butterfly": 0.8}
 """Largest estimated misregistration (mm) at which a reading of each kind is trusted as read (``detect`` doubts the
-rest): an edge's band is a 3 mm path between two printed outlines (on the independent photos, edge errors rose from
-2.7 % below 0.2 mm to 35 % above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide.  Beyond it a plot is
-sampled further in and an edge is re-read shifted across its path (:func:`read_sheet`)."""
+rest): an edge's band is 1 mm either side of its path's middle, so a brick drawn along the middle leaves it beyond
+0.5 mm, and on a 3 mm path an outline enters it (on the independent photos, edge errors rose from 2.7 % below 0.2 mm
+to 35 % above 0.8 mm); a bubble has a 3.4 mm radius; a plot is 25 mm wide.  Beyond it a plot is sampled further in and
+an edge is re-read shifted across its path (:func:`read_sheet`)."""
 PLOT_MARGIN_MAX_MM = 2.0
 """Furthest (mm) a misregistered plot's sample is moved in from its outline and bubble (its sample stays 17 mm wide):
 a plot estimated off by more than 1 + 2 mm is doubted."""
 EDGE_SHIFT_MAX_MM = 1.0
 """Largest shift (mm) across its path at which an edge is re-read when its misregistration estimate is high: its band
-is 1 mm either side of the path's middle and the printed outlines lie 1.5 mm out, so a shift of up to 1 mm keeps a
+is 1 mm either side of the path's middle and the printed outlines lie 1.5 mm out (2.5 mm on release 3), so a shift of up to 1 mm keeps a
 brick off the middle in the band and moves an outline slid into it back out."""
 ROBUST_CONFIDENCE = 0.9
 """An edge re-read shifted both ways tolerates the shift when both readings agree with it at least this surely (the
@@ -399,13 +407,14 @@ GREY_SPILL_CONFIDENCE = 0.5
 """An edge band darkest within this of its side, where the plot beyond is shaded grey this dark or more along its
 border (median darkness), is that shading run into the gap, not surely a brick: at most this sure (photogen3 development
 seed 200027: a field shaded in graphite read as a brick at 0.998)."""
-OUTLINE_WINDOW_MM = (1.0, 2.4)
+OUTLINE_WINDOW_MM = (-0.5, 0.9)
 OUTLINE_LINE_RATIO = 2.1
 OUTLINE_LINE_CONFIDENCE = 0.5
-"""A plot outline beside an edge (within this of the path's middle) darker than the photo's typical outline by this
-ratio, where no fill reaches it, is a brick drawn along the outline instead of over the guide: an edge read ``none``
-is then left to a person (photogen3 development seeds 200040, 200052: pencil and ballpoint bricks read ``none`` at
-0.999, ratio 2.8-3.2; edges without a brick measured at most 1.84 there and 1.8 on photogen2 seeds 900000-900039)."""
+"""A plot outline beside an edge (within this of where it is printed, half a path from the middle; mm inward, then
+outward, ``(-0.5, 0.9)``) darker than the photo's typical outline by this ratio, where no fill reaches it, is a brick drawn along the
+outline instead of over the guide: an edge read ``none`` is then left to a person (photogen3 development seeds
+200040, 200052: pencil and ballpoint bricks read ``none`` at 0.999, ratio 2.8-3.2; edges without a brick measured
+at most 1.84 there and 1.8 on photogen2 seeds 900000-900039)."""
 TINTED_PLOT_MIN = 10.0
 TINTED_PLOT_CONFIDENCE = 0.5
 """An ``empty`` plot whose median chroma against the path's paper around it exceeds this is coloured all over (pale
@@ -1066,6 +1075,15 @@ def _joined_to_fill(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot, hue
     return result
 
 
+def _near(mask: NDArray[Any], mm: float, m: Maps) -> NDArray[Any]:
+    """The pixels within ``mm`` of ``mask`` (outside it)."""
+    if not mask.any():
+        return mask
+    k = 2 * max(1, m.px(mm)) + 1
+    grown: NDArray[Any] = cv2.dilate(mask.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool) & ~mask
+    return grown
+
+
 def _ink_like(chroma: FloatImage, darkness: FloatImage) -> NDArray[Any]:
     """Pixels coloured like ink (or its blurred rim), not like graphite: chroma grows with darkness far faster."""
     mask: NDArray[Any] = chroma > np.maximum(SPILL_CHROMA_MIN, INK_CHROMA_SLOPE * darkness)
@@ -1098,6 +1116,8 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     hues = np.degrees(np.arctan2(rel_b, rel_a)).astype(np.float32)
     base = dark.copy()
     darker = np.zeros(dark.shape, bool)
+    blurred = np.zeros(dark.shape, bool)
+    seam = np.zeros(dark.shape, bool)
     inks = 0
     for plot, other in ((edge.a, edge.b), (edge.b, edge.a)):
         ink = _border_ink(m, layout, plot, other)
@@ -1109,9 +1129,17 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
             joined = inky & (_hue_gap(hues, hue) < SPILL_HUE_DEG) & _joined_to_fill(m, layout, plot, other, hue, ys, xs)
             theirs = joined & (dark < level + SPILL_DARKER_MAX)
             darker |= joined & ~theirs
+            # A photo keeps colour at half resolution (JPEG): a felt edge fades to paper over most of a millimetre through
+            # pixels paler than ink yet still of its hue; where two fills meet in the path, their seam is grey.  Along
+            # spills that end inside the band (felt run 3 mm into release 3's 5 mm path, tests/photos) either read as a
+            # brick at 0.95-1.00.  Graphite beside the spill stays grey (a pencil brick there, photogen3 seed 790006).
+            near = _near(theirs, SPILL_RIM_MM, m)
+            blurred |= near & (dark < SPILL_RIM_SHARE * level) & (chroma > SPILL_RIM_CHROMA_MIN) & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
+            seam = (seam & near) if inks == 2 else near
             spill |= theirs
             # Graphite over the spilled ink darkens it without colouring it: what is left is the pencil's.
             base = np.where(theirs, np.maximum(dark - chroma / ratio, 0.0), base)
+    spill |= (blurred | seam) if inks == 2 else blurred
     spilled = float(spill.mean()) if spill.size else 0.0
     # The printed plot outlines are green: slid into the band (a bent sheet), they are no line either.
     printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
@@ -1123,7 +1151,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
-    # A green line along the path's middle is no printed outline (those lie 1.5 mm out, and slide in only where the
+    # A green line along the path's middle is no printed outline (those lie half a path out, and slide in only where the
     # sheet is misregistered, which is doubted or re-read shifted): a brick drawn in green felt or ballpoint.
     across = np.abs(np.arange(dark.shape[axis]) + 0.5 - dark.shape[axis] / 2) / m.px_per_mm
     core = np.broadcast_to((across < EDGE_CORE_MM).reshape((1, -1) if axis == 1 else (-1, 1)), dark.shape)
@@ -1775,7 +1803,7 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
     grey = total.astype(np.float32) / np.float32(3.0)
     levels = []
     for box in layout.plots:
-        pad = PLOT_GAP_MM / 2
+        pad = layout.path_mm / 2
         ys = slice(round((box.y_mm - pad) * px_per_mm), round((box.bottom_mm + pad) * px_per_mm))
         xs = slice(round((box.x_mm - pad) * px_per_mm), round((box.right_mm + pad) * px_per_mm))
         levels.append(float(np.percentile(grey[ys, xs], 90)))
@@ -1893,10 +1921,10 @@ def _shift_tested(m: Maps, layout: GardenLayout, index: int, reading: Reading, e
 
 def _outline_darkness(m: Maps, layout: GardenLayout, index: int) -> tuple[float, ...]:
     """How much darker than the paper beside it each of edge ``index``'s two printed outlines lies (darkness summed
-    across 1.0-2.4 mm from the path's middle, its median along the edge, in darkness x mm), or 0 for a side whose plot
-    has ink or graphite shading along that border (a fill run over its outline darkens it too)."""
+    over :data:`OUTLINE_WINDOW_MM` about the outline, its median along the edge, in darkness x mm), or 0 for a side
+    whose plot has ink or graphite shading along that border (a fill run over its outline darkens it too)."""
     slot, edge = layout.edge_slots[index], EDGES[index]
-    near, far = OUTLINE_WINDOW_MM
+    near, far = (layout.path_mm / 2 + d for d in OUTLINE_WINDOW_MM)
     sides = []
     for sign, plot in ((-1, min(edge.a, edge.b)), (1, max(edge.a, edge.b))):
         other = edge.b if plot == edge.a else edge.a

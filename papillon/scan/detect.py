@@ -33,7 +33,6 @@ from papillon.layout import (
     FRAME_W_MM,
     PAYLOAD_FORMAT,
     PAYLOAD_VERSION,
-    PLOT_GAP_MM,
     Circle,
     GardenLayout,
     garden_layout,
@@ -91,11 +90,11 @@ SPLINE_SMOOTHING = 1e-4
 """Regularisation of the thin-plate spline (in its units): absorbs the dots' ~0.05 mm location noise."""
 RESIDUAL_REACH_MM = 25.0
 """An item's misregistration estimate is the largest error of the dots within this distance (a plot's four
-crossings lie 19.8 mm from its centre)."""
+crossings lie 19.8 mm from its centre on release 2, 21.2 mm on release 3)."""
 RESIDUAL_SAFETY = 2.5
 """An item's misregistration estimate is this many times the leave-one-out errors of the dots around it: measured on
 warped test sheets, the largest true error between the dots was up to ~2.9 times the largest leave-one-out error nearby
-when the paper rippled faster than the dots' 28 mm spacing (bows, curls and lens distortion stay far below)."""
+when the paper rippled faster than the dots' 28-30 mm spacing (bows, curls and lens distortion stay far below)."""
 DOT_NOISE_MM = 0.1
 """Added to every misregistration estimate: how precisely a dot is located (measured: ~0.05 mm on sharp photos)."""
 MISSING_DOT_REACH_MM = 40.0
@@ -976,13 +975,14 @@ def path_offsets(
     """Per edge slot: how far (mm, across the slot) the path between its two printed plot outlines lies from where the
     rectified sheet puts it, or None where the outlines are not both clearly seen.
 
-    The outlines are the sheet's own ruler at every edge: two thin printed lines exactly :data:`PLOT_GAP_MM` apart.
+    The outlines are the sheet's own ruler at every edge: two thin printed lines exactly the layout's path
+    (:attr:`~papillon.layout.GardenLayout.path_mm`) apart.
     Each half of the slot is measured apart (its darkness profile across, the median along it); the halves must agree.
     A pen's brick between them, ink spilled over one, or a shaded plot's fill against it (no thin line there) leave the
     edge unmeasured rather than mismeasured.
     """
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY).astype(np.float32)
-    half_gap = PLOT_GAP_MM / 2
+    half_gap = layout.path_mm / 2
     reach = half_gap + PATH_SEARCH_MM + PATH_LINE_SIDE_MM + 2 / px_per_mm  # two pixels more: a peak needs neighbours
     offsets: list[float | None] = []
     for slot in layout.edge_slots:
@@ -998,7 +998,7 @@ def path_offsets(
         for a, b in ((lo + PATH_END_MM, (lo + hi) / 2), ((lo + hi) / 2, hi - PATH_END_MM)):
             along = slice(round(a * px_per_mm), round(b * px_per_mm))
             strip = grey[along, across] if vertical else grey[across, along].T
-            halves.append(_path_centre(np.median(strip, axis=0), across.start, centre, contrast, px_per_mm))
+            halves.append(_path_centre(np.median(strip, axis=0), across.start, centre, layout.path_mm, contrast, px_per_mm))
         if None in halves:
             offsets.append(None)
             continue
@@ -1057,8 +1057,8 @@ def bubble_offsets(
     return tuple(offsets)
 
 
-def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contrast: float, px_per_mm: float) -> float | None:
-    """The offset (mm) of the midpoint between the two thin dark lines nearest ±PLOT_GAP_MM / 2 in a grey ``profile``
+def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, path_mm: float, contrast: float, px_per_mm: float) -> float | None:
+    """The offset (mm) of the midpoint between the two thin dark lines nearest ±``path_mm`` / 2 in a grey ``profile``
     across an edge (pixel 0 at ``start_px``), or None unless both are clear lines exactly a path's width apart."""
     darkness = 1.0 - profile / max(float(np.max(profile)), 1.0)  # against the paper here: a shadow dims the line too
     side = max(1, round(PATH_LINE_SIDE_MM * px_per_mm))
@@ -1067,7 +1067,7 @@ def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contras
     positions = (np.arange(len(line)) + side + start_px) / px_per_mm - centre_mm  # pixel i holds frame point i / px_per_mm
     found = []
     for sign in (-1.0, 1.0):
-        window = np.abs(positions - sign * PLOT_GAP_MM / 2) <= PATH_SEARCH_MM
+        window = np.abs(positions - sign * path_mm / 2) <= PATH_SEARCH_MM
         if not window.any():
             return None
         k = int(np.flatnonzero(window)[np.argmax(line[window])])
@@ -1080,7 +1080,7 @@ def _path_centre(profile: NDArray[Any], start_px: int, centre_mm: float, contras
         shift = float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5)) if denominator < 0 else 0.0
         found.append(positions[k] + shift / px_per_mm)
     left, right = found
-    if abs((right - left) - PLOT_GAP_MM) > PATH_WIDTH_SLACK_MM:
+    if abs((right - left) - path_mm) > PATH_WIDTH_SLACK_MM:
         return None
     return float((left + right) / 2)
 
@@ -1367,24 +1367,24 @@ def round_count(coarse: Image, px_per_mm: float = RECT_PX_PER_MM) -> int | None:
 
 
 def identify_by_geometry(
-    photo: Image, located: Located, registration: Registration | None, pyramid: tuple[Image, float]
+    photo: Image, located: Located, registration: Registration | None, pyramid: tuple[Image, float], family: GardenLayout
 ) -> tuple[GardenLayout, tuple[Plot, ...], dict[str, object]]:
     """The layout of a sheet whose QR code cannot be decoded, told by what is printed (ScanError if it cannot be).
 
-    The registration dots (found) say release 2 (release 1 has none); the round track's circles say the round
-    count (each count puts them elsewhere).  No count that fits, or not exactly one released layout for it, and
+    The registration dots found (those of ``family``, :func:`register_release`) say the release (release 1 has none);
+    the round track's circles say the round count (each count puts them elsewhere; every release puts its track where
+    release 2 did).  No count that fits, or not exactly one released layout for it, and
     the photo is refused as before.  The starting fields, carried only by the QR code, are taken as the standard
     edition's (the output says so).
     """
     if registration is None:
         raise ScanError(QR_UNREADABLE)
-    default = garden_layout()
     # Through the dots' local fit: a bow moves the round track a millimetre or more off the homography's place.
     rounds = round_count(rectify(photo, located, registration=registration, pyramid=pyramid))
     candidates = [
         (layout_id, released)
         for layout_id, released in released_garden_layouts().items()
-        if released.rounds == rounds and released.layout.registration == default.registration
+        if released.rounds == rounds and released.layout.registration == family.registration
     ]
     if len(candidates) != 1:
         raise ScanError(QR_UNREADABLE)
@@ -1425,12 +1425,44 @@ def _colourless(sample: Image) -> bool:
     return float(np.percentile(gap.astype(np.int16), 99)) <= GREY_CHANNEL_GAP
 
 
+@cache
+def _releases() -> tuple[GardenLayout, ...]:
+    """Today's garden layout, then one released layout for each other way a release prints its registration dots and
+    QR code (newest first): what :func:`find_sheet` looks for before it knows the sheet's release.  Only their
+    geometry serves: each carries the id of one of its release's round counts, whichever came first."""
+    found = [garden_layout()]
+    for released in sorted(released_garden_layouts().values(), key=lambda r: -r.release):
+        if all((released.layout.registration, released.layout.qr) != (f.registration, f.qr) for f in found):
+            found.append(released.layout)
+    return tuple(found)
+
+
+def register_release(coarse: Image, located: Located, contrast: float) -> tuple[GardenLayout, Registration | None]:
+    """The registration through the dots of the release they fit (:func:`register` with each of :func:`_releases`),
+    and a layout of that release; today's layout and None when no release's dots are found.
+
+    Releases place their dots a few millimetres apart, so another release's search windows catch some of a sheet's
+    dots too: the release whose dots are found most often, then whose fit disagrees least with them, is the sheet's
+    (photogen3 development seeds 100000-100039: all 36 of release 3's dots against 21 of release 2's, which disagreed
+    by 2-3 mm).
+    """
+    best: tuple[tuple[int, float], GardenLayout, Registration] | None = None
+    for layout in _releases():
+        registration = register(coarse, layout, located, contrast)
+        if registration is not None:
+            score = (sum(registration.dot_found), -float(np.median(registration.dot_error_mm)))
+            if best is None or score > best[0]:
+                best = (score, layout, registration)
+    return (garden_layout(), None) if best is None else (best[1], best[2])
+
+
 def find_sheet(photo: Image) -> Sheet:
     """Locate, check, identify and rectify the garden sheet in ``photo`` (ScanError on any failure).
 
-    Every release shares the markers and the QR box, so the QR code is read before the layout is
-    known; the registration dots of today's layout are looked for first, so a bent sheet's QR code is
-    read through the local fit too.
+    Every release shares the markers, so the sheet is found before its release is known.  The registration dots of
+    each release are looked for (:func:`register_release`): the release whose dots are there says where the QR code
+    lies, and a bent sheet's code is read through their local fit.  With no dots found, the code is looked for where
+    each release prints it.
     """
     sample = _sample(photo)
     if _too_dark(sample):
@@ -1443,23 +1475,31 @@ def find_sheet(photo: Image) -> Sheet:
 
         raise ScanError(NO_COLOUR)
     located = locate(photo)
-    default = garden_layout()
     qr_pyramid = shrunk(photo, located, QR_PX_PER_MM)
     pyramid = shrunk(photo, located, RECT_PX_PER_MM, start=qr_pyramid)
     coarse = rectify(photo, located, pyramid=pyramid)
-    paper, width, contrast = _quality(coarse, default, RECT_PX_PER_MM)
-    registration = register(coarse, default, located, contrast)
-    text = read_qr(photo, located, default, width, registration, qr_pyramid)
+    paper, width, contrast = _quality(coarse, garden_layout(), RECT_PX_PER_MM)
+    family, registration = register_release(coarse, located, contrast)
+    text = read_qr(photo, located, family, width, registration, qr_pyramid)
     if text is None and registration is not None:
-        text = read_qr(photo, located, default, width, pyramid=qr_pyramid)
+        text = read_qr(photo, located, family, width, pyramid=qr_pyramid)
+    tried = [family.qr]
+    for other in _releases() if text is None else ():
+        # No dots found (a release-1 sheet), or the wrong release's dots fit better: the code may lie where another
+        # release prints it.
+        if other.qr not in tried:
+            tried.append(other.qr)
+            text = read_qr(photo, located, other, width, pyramid=qr_pyramid)
+            if text is not None:
+                break
     if located.reprojection_mm > MAX_REPROJECTION_MM and registration is None:
         raise ScanError(_not_flat(located.reprojection_mm))
-    layout, fields, payload = identify(text) if text is not None else identify_by_geometry(photo, located, registration, pyramid)
+    layout, fields, payload = identify(text) if text is not None else identify_by_geometry(photo, located, registration, pyramid, family)
     if located.reprojection_mm > MAX_REPROJECTION_MM and not layout.registration:
         raise ScanError(_not_flat(located.reprojection_mm))
     if not layout.registration:
         return Sheet(located, coarse, layout, fields, payload, paper, width)
-    if registration is None or layout.registration != default.registration:
+    if registration is None or layout.registration != family.registration:
         registration = register(coarse, layout, located, contrast)
     if registration is None:
         raise ScanError(
@@ -1473,7 +1513,7 @@ def find_sheet(photo: Image) -> Sheet:
         )
     rectified = rectify(photo, located, registration=registration, pyramid=pyramid)
     # Where an edge's own printed outlines (or a bubble's) are found, they say how far off it is: no need to infer it
-    # from dots 14 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
+    # from dots 14-15 mm away (a dot under a pen's stroke, or a little noise, would make the inference doubt it).
     relative = contrast / max(paper, 1.0)
     located_edges = path_offsets(rectified, layout, relative)
     edges = tuple(e if o is None else round(abs(o) + PATH_NOISE_MM, 3) for e, o in zip(error.edges, located_edges, strict=True))
