@@ -46,6 +46,7 @@ from papillon.render import icons
 from papillon.render.fonts import BOLD, REGULAR, register_fonts
 from papillon.render.pdf import (
     _GNOME_WORDS,
+    QR_QUIET_MODULES,
     draw_fill_sheet,
     draw_filled_garden,
     draw_garden_sheet,
@@ -60,13 +61,18 @@ GARDEN_VIEW_TOP_MM = 42.0
 """Where a screen's view of the Garden sheet starts (frame y, mm): above the round track."""
 GARDEN_VIEW_BELOW_MM = (20.0, 3.0)
 """Room (mm) a screen shows under the garden (the colour key and its hints), or under the score panel when scored."""
+QR_MODULES_MIN = 21
+"""The fewest modules across a QR code (version 1): where its quiet zone reaches furthest above it."""
 
 
 def garden_view_mm(layout: GardenLayout, scored: bool = False) -> tuple[float, float, float, float]:
     """The part of the Garden sheet a screen shows (x, y, width, height): round track, garden, colour key, and the
     score panel when ``scored``.  The print furniture (markers, QR, ruler) lies outside it."""
     garden = layout.garden
-    bottom = layout.score_panel.bottom_mm + GARDEN_VIEW_BELOW_MM[1] if scored else garden.bottom_mm + GARDEN_VIEW_BELOW_MM[0]
+    # Short of the QR code's white quiet zone (release 3 prints it nearer the colour key).
+    quiet_top = layout.qr.y_mm - QR_QUIET_MODULES * layout.qr.w_mm / QR_MODULES_MIN
+    unscored = min(garden.bottom_mm + GARDEN_VIEW_BELOW_MM[0], quiet_top)
+    bottom = layout.score_panel.bottom_mm + GARDEN_VIEW_BELOW_MM[1] if scored else unscored
     return (garden.x_mm - GARDEN_VIEW_SIDE_MM, GARDEN_VIEW_TOP_MM, garden.w_mm + 2 * GARDEN_VIEW_SIDE_MM, bottom - GARDEN_VIEW_TOP_MM)
 
 
