@@ -822,7 +822,7 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     inked = keep & (chroma > CHROMA_INK_MIN)
     # Darkness against this plot's own paper: a white estimate off by a little shifts both alike.
     relative = dark - float(np.median(dark[keep])) if keep.any() else dark
-    near_ink = cv2.dilate(inked.astype(np.uint8), np.ones((m.px(INK_CLEARANCE_MM) * 2 + 1,) * 2, np.uint8)) > 0
+    near_ink = _within(inked, INK_CLEARANCE_MM, m)
     tint_a, tint_b, path_dark = _path_tint(m, layout, plot)
     rel_a, rel_b = lab[..., 1] - tint_a, lab[..., 2] - tint_b
     if starting:
@@ -1075,12 +1075,10 @@ def _joined_to_fill(m: Maps, layout: GardenLayout, plot: Plot, toward: Plot, hue
     return result
 
 
-def _near(mask: NDArray[Any], mm: float, m: Maps) -> NDArray[Any]:
-    """The pixels within ``mm`` of ``mask`` (outside it)."""
-    if not mask.any():
-        return mask
-    k = 2 * max(1, m.px(mm)) + 1
-    grown: NDArray[Any] = cv2.dilate(mask.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool) & ~mask
+def _within(mask: NDArray[Any], mm: float, m: Maps) -> NDArray[Any]:
+    """The pixels within ``mm`` of ``mask`` (its own included)."""
+    k = 2 * m.px(mm) + 1
+    grown: NDArray[Any] = cv2.dilate(mask.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
     return grown
 
 
@@ -1133,7 +1131,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
             # pixels paler than ink yet still of its hue; where two fills meet in the path, their seam is grey.  Along
             # spills that end inside the band (felt run 3 mm into release 3's 5 mm path, tests/photos) either read as a
             # brick at 0.95-1.00.  Graphite beside the spill stays grey (a pencil brick there, photogen3 seed 790006).
-            near = _near(theirs, SPILL_RIM_MM, m)
+            near = _within(theirs, SPILL_RIM_MM, m)
             blurred |= near & (dark < SPILL_RIM_SHARE * level) & (chroma > SPILL_RIM_CHROMA_MIN) & (_hue_gap(hues, hue) < SPILL_HUE_DEG)
             seam = (seam & near) if inks == 2 else near
             spill |= theirs
