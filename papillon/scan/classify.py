@@ -23,8 +23,9 @@ What people do beyond the key is read too, or sent to a person (issue 8):
   pencil or any pen) is filled; the printed butterfly (as it shows in this
   photo's lightest bubbles) and a bramble's stroke through the bubble are no
   mark; a bubble coloured over by its plot's own fill is flagged;
-- glare, seen as printed outlines washed out, flags the items under it (and
-  refuses the photo when it covers a quarter of the garden);
+- glare, seen as the print under an item washed out (a plot's outline, the
+  outlines beside an edge, a bubble's circle), flags that item (and refuses the
+  photo when it covers a quarter of the garden);
 - a photo without colour is refused (flowers and fields are told by colour);
 - pale coloured-pencil hatching is a flower of its hue.
 """
@@ -370,10 +371,19 @@ COLOUR_CHROMA_MIN = 4.0
 """Median Lab chroma of the printed green plot outlines under which the photo has no usable colour (colour photos
 give 9-16, a greyscale one 0, one with a third of its colour ~3)."""
 WASHOUT_STRIP_MM = 2.0
-"""Width (mm) of the strip across a printed plot outline in which its darkness is measured."""
+"""Width (mm) of the strip across a printed plot outline (or a bubble's circle) in which its darkness is measured."""
+CIRCLE_PERCENTILE = 80
+"""Percentile of the darkness around a bubble's printed circle taken as how dark the circle shows."""
+CIRCLE_REFERENCE_PERCENTILE = 25
+"""Percentile of the circles' darkness taken as how dark an unwashed circle shows."""
+CIRCLE_SECTORS = 8
+"""Sectors of a bubble's circle measured apart (:func:`_circle_darkness`)."""
+CIRCLE_COVERED_SHARE = 0.5
+"""A bubble whose core is darker than this share of its circle's rise above the core is filled or coloured over: its
+circle says nothing of glare."""
 GLARE_WASHOUT = 0.35
-"""Share of a plot outline's usual darkness lost (glare washing the ink out) at which the plot, its bubble and its
-edges are marked for review."""
+"""Share of the usual darkness of the print under an item lost (glare washing the ink out) at which the item is marked
+for review (:func:`washout`)."""
 GLARE_CONFIDENCE_MAX = 0.7
 """Highest confidence of a reading under glare (below the review threshold: a washed-out mark looks like none)."""
 GLARE_REFUSE_SHARE = 0.25
@@ -1754,26 +1764,86 @@ def colours_shifted(rings: dict[str, tuple[float, float]], outline_gap: float | 
     return abs(mean_shift) > KEY_SHIFT_MAX_DEG or max(map(abs, gaps)) > KEY_RING_GAP_MAX_DEG
 
 
-def washout(m: Maps, layout: GardenLayout) -> list[float]:
-    """How washed out each plot is (0: as the rest of the sheet, 1: gone): glare lifts the ink's darkness.
+@dataclass(frozen=True)
+class Washout:
+    """How washed out the print under each item is (0: as on the rest of the sheet, 1: gone): glare lifts the ink's
+    darkness, and a mark under it fades as the print does."""
 
-    Measured on what every sheet has printed: the darkness of a plot's outline (the darkest point across it,
-    the median along each side) against the median over all plots.  Spilled ink or a line over an outline only
-    darkens it; light and shadow cancel in the white-corrected sheet.
+    plots: list[float]
+    """Per plot: its outline as a whole (the median of its four sides)."""
+    edges: list[float]
+    """Per edge: the more washed out of the two outlines beside it (a brick is drawn between them)."""
+    bubbles: list[float]
+    """Per bubble: its printed circle."""
+
+    def per_item(self) -> list[float]:
+        """In the order of :func:`read_sheet`'s readings: plots, edges, bubbles."""
+        return self.plots + self.edges + self.bubbles
+
+
+def washout(m: Maps, layout: GardenLayout) -> Washout:
+    """How washed out each plot, edge and bubble is, measured on what every sheet has printed there.
+
+    A plot outline's darkness is the darkest point across it, the median along each side; a bubble's, its printed
+    circle's (:func:`_circle_darkness`).  Each is taken against the median over all plots (or the lighter bubbles).
+    Spilled ink or a line over an outline only darkens it; light and shadow cancel in the white-corrected sheet.  A
+    glare spot covers part of a plot: an edge is judged by the two sides beside it and a bubble by its own circle, not
+    by the plot's outline as a whole (photogen3 held-out seeds 820000-830079: 95 edges and 39 empty bubbles under glare
+    were flagged although nothing on them was washed out).
     """
     half = WASHOUT_STRIP_MM / 2
-    contrast = []
+    sides = []  # per plot: left, right, top, bottom
     for box in layout.plots:
-        sides = (
+        strips = (
             Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm),
             Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm),
             Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half),
             Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half),
         )
-        per_side = [float(np.median(m.darkness[m.box(side)].max(axis=1 if i < 2 else 0))) for i, side in enumerate(sides)]
-        contrast.append(float(np.median(per_side)))
+        sides.append([float(np.median(m.darkness[m.box(strip)].max(axis=1 if i < 2 else 0))) for i, strip in enumerate(strips)])
+    contrast = [float(np.median(four)) for four in sides]
     reference = float(np.median(contrast)) or 1.0
-    return [max(0.0, 1.0 - c / reference) for c in contrast]
+    # The side of ``a`` toward ``b`` and of ``b`` toward ``a``: right and left, or bottom and top.
+    beside = [(sides[e.a][1], sides[e.b][0]) if e.vertical else (sides[e.a][3], sides[e.b][2]) for e in EDGES]
+    circles = [_circle_darkness(m, layout.bubbles[p]) for p in PLOTS]
+    # A bubble filled or coloured over hides its circle: how washed out it is, its plot's outline says (washed-out felt
+    # over a circle is as dark as the print: photogen2 seed 900028, a filled bubble read `empty` at 0.99).
+    seen = [ring for ring, core in circles if core < CIRCLE_COVERED_SHARE * ring]
+    # Against the lighter circles: a mark over a circle darkens it (a felt tick, a circled bubble), and on some sheets
+    # most bubbles are marked; glare over more than a quarter of the garden is refused (:func:`check_sheet`).
+    circle_reference = float(np.percentile(seen, CIRCLE_REFERENCE_PERCENTILE)) if seen else 0.0
+    plots = [max(0.0, 1.0 - c / reference) for c in contrast]
+    return Washout(
+        plots,
+        [max(0.0, 1.0 - min(pair) / reference) for pair in beside],
+        [
+            max(0.0, 1.0 - ring / circle_reference) if core < CIRCLE_COVERED_SHARE * ring and circle_reference > 0 else plots[p]
+            for p, (ring, core) in zip(PLOTS, circles, strict=True)
+        ],
+    )
+
+
+def _circle_darkness(m: Maps, circle: Circle) -> tuple[float, float]:
+    """How dark a bubble's printed circle shows, and its core.
+
+    The circle: within :data:`WASHOUT_STRIP_MM` / 2 of it, the :data:`CIRCLE_PERCENTILE` of the darkness of each of
+    :data:`CIRCLE_SECTORS` sectors (the circle fills about a third of each), the median sector's: a tick or cross over
+    the circle darkens a few sectors, a glare spot (far larger than a bubble) all of them.  Both against the core: the
+    darkness of the paper inside that ring (its lighter quarter, between the printed wings), also returned.
+    """
+    half = WASHOUT_STRIP_MM / 2
+    around, disc = _disc(m, circle, circle.r_mm + half)
+    yy, xx = np.ogrid[around[0], around[1]]
+    ux, uy = xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm
+    inner = ux**2 + uy**2 < ((circle.r_mm - half) * m.px_per_mm) ** 2
+    ring = disc & ~inner
+    sector = np.broadcast_to(((np.arctan2(uy, ux) + math.pi) / (2 * math.pi) * CIRCLE_SECTORS).astype(int) % CIRCLE_SECTORS, ring.shape)
+    dark = m.darkness[around]
+    core = float(np.percentile(dark[inner], 25))
+    # Against the paper inside it: a plot's fill around the bubble darkens the ring's outer part, not the print's rise.
+    parts = [ring & (sector == k) for k in range(CIRCLE_SECTORS)]
+    levels = [float(np.percentile(dark[part], CIRCLE_PERCENTILE)) for part in parts if part.any()]
+    return float(np.median(levels)) - core, core
 
 
 def marks_colour(m: Maps, layout: GardenLayout) -> float:
@@ -1809,9 +1879,9 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
     return [level >= min(GLARE_BRIGHT_RATIO * reference, GLARE_CLIPPED) for level in levels]
 
 
-def check_sheet(m: Maps, rectified: NDArray[Any], layout: GardenLayout) -> list[float]:
+def check_sheet(m: Maps, rectified: NDArray[Any], layout: GardenLayout) -> Washout:
     """ScanError when the photo has no usable colour, its colours are filtered, or glare hides much of the garden;
-    else how washed out each plot is (:func:`washout`), for the items under glare to be doubted.
+    else how washed out each item is (:func:`washout`), for the items under glare to be doubted.
 
     Glare is judged by what it hides and by its light: a plot counts toward the refusal only when its printed
     outline is washed out *and* its paper is brighter than the sheet's (:func:`glare_bright`).  Low light, a warm
@@ -1823,7 +1893,7 @@ def check_sheet(m: Maps, rectified: NDArray[Any], layout: GardenLayout) -> list[
         raise ScanError(COLOUR_SHIFTED)
     washed = washout(m, layout)
     bright = glare_bright(rectified, layout, m.px_per_mm)
-    glared = sum(share >= GLARE_WASHOUT and lit for share, lit in zip(washed, bright, strict=True))
+    glared = sum(share >= GLARE_WASHOUT and lit for share, lit in zip(washed.plots, bright, strict=True))
     if glared >= GLARE_REFUSE_SHARE * len(PLOTS):
         raise ScanError("glare washes out much of the garden — tilt the sheet or move the light so no reflection falls on it")
     return washed
@@ -1988,8 +2058,7 @@ def read_sheet(
     marked for review.
     """
     m = maps(rectified, px_per_mm)
-    washed = check_sheet(m, rectified, layout)
-    shares = washed + [max(washed[e.a], washed[e.b]) for e in EDGES] + washed
+    shares = check_sheet(m, rectified, layout).per_item()
     calibration = calibrate(m, layout)
     plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
     plots = [
