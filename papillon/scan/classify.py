@@ -24,8 +24,9 @@ What people do beyond the key is read too, or sent to a person (issue 8):
   photo's lightest bubbles) and a bramble's stroke through the bubble are no
   mark; a bubble coloured over by its plot's own fill is flagged;
 - glare, seen as the print under an item washed out (a plot's outline, the
-  outlines beside an edge, a bubble's circle), flags that item (and refuses the
-  photo when it covers a quarter of the garden);
+  outlines beside an edge, a bubble's circle): the contrast it took is given
+  back and the item read again, or, past 60 % of it, the item is flagged (and
+  the photo refused when glare covers a quarter of the garden);
 - a photo without colour is refused (flowers and fields are told by colour);
 - pale coloured-pencil hatching is a flower of its hue.
 """
@@ -382,10 +383,19 @@ CIRCLE_COVERED_SHARE = 0.5
 """A bubble whose core is darker than this share of its circle's rise above the core is filled or coloured over: its
 circle says nothing of glare."""
 GLARE_WASHOUT = 0.35
-"""Share of the usual darkness of the print under an item lost (glare washing the ink out) at which the item is marked
-for review (:func:`washout`)."""
+"""Share of the usual darkness of the print under an item lost (glare washing the ink out, :func:`washout`) at which
+the item is read again with the contrast given back (:func:`_restore`), or past :data:`GLARE_RESTORE_MAX` flagged."""
 GLARE_CONFIDENCE_MAX = 0.7
 """Highest confidence of a reading under glare (below the review threshold: a washed-out mark looks like none)."""
+GLARE_RESTORE_MAX = 0.6
+"""Largest washout at which an item's lost contrast is restored and the item read as the rest (:func:`_restore`);
+one more washed out is flagged."""
+GLARE_FIELD_CELL_MM = 2.0
+"""Cell (mm) of the grid the washout of the print around each point is gathered on (:func:`washout_field`)."""
+GLARE_FIELD_MM = 4.0
+"""How far (mm, a Gaussian's sigma) the washout measured on the print spreads to the points around it."""
+GLARE_FIELD_MIN = 0.05
+"""Washout of the print around a point under which the point is left as photographed (:func:`_restore`)."""
 GLARE_REFUSE_SHARE = 0.25
 """Share of the garden's plots under glare at which the photo is refused instead of read."""
 GLARE_BRIGHT_RATIO = 1.08
@@ -615,10 +625,16 @@ class Maps:
 
 def maps(rectified: NDArray[Any], px_per_mm: float) -> Maps:
     corrected = white_corrected(rectified, px_per_mm)
+    lab, chroma, darkness = _views(corrected)
+    return Maps(lab, chroma, darkness, px_per_mm, corrected)
+
+
+def _views(corrected: FloatImage) -> tuple[FloatImage, FloatImage, FloatImage]:
+    """The white-corrected sheet's Lab, chroma and darkness."""
     lab = cv2.cvtColor(corrected, cv2.COLOR_RGB2Lab)
     chroma = np.hypot(lab[..., 1], lab[..., 2])
     darkness = 1.0 - lab[..., 0] / 100.0
-    return Maps(lab, chroma, darkness, px_per_mm, corrected)
+    return lab, chroma, darkness
 
 
 def _disc(m: Maps, circle: Circle, radius_mm: float) -> tuple[tuple[slice, slice], NDArray[Any]]:
@@ -1831,19 +1847,46 @@ def _circle_darkness(m: Maps, circle: Circle) -> tuple[float, float]:
     the circle darkens a few sectors, a glare spot (far larger than a bubble) all of them.  Both against the core: the
     darkness of the paper inside that ring (its lighter quarter, between the printed wings), also returned.
     """
-    half = WASHOUT_STRIP_MM / 2
-    around, disc = _disc(m, circle, circle.r_mm + half)
-    yy, xx = np.ogrid[around[0], around[1]]
-    ux, uy = xx + 0.5 - circle.cx_mm * m.px_per_mm, yy + 0.5 - circle.cy_mm * m.px_per_mm
-    inner = ux**2 + uy**2 < ((circle.r_mm - half) * m.px_per_mm) ** 2
-    ring = disc & ~inner
-    sector = np.broadcast_to(((np.arctan2(uy, ux) + math.pi) / (2 * math.pi) * CIRCLE_SECTORS).astype(int) % CIRCLE_SECTORS, ring.shape)
-    dark = m.darkness[around]
-    core = float(np.percentile(dark[inner], 25))
+    half = math.ceil((circle.r_mm + WASHOUT_STRIP_MM / 2) * m.px_per_mm) + 1
+    cx, cy = round(circle.cx_mm * m.px_per_mm), round(circle.cy_mm * m.px_per_mm)
+    dark = m.darkness[cy - half : cy + half + 1, cx - half : cx + half + 1]
+    geometry = _circle_geometry(half, circle.r_mm, m.px_per_mm)
+    if dark.shape != geometry.inner.shape:
+        return 0.0, 0.0  # a bubble cut off by the sheet's edge: no circle to measure
+    core = float(np.percentile(dark[geometry.inner], 25))
+    # Each sector's value at its percentile, all sectors in one sort (the ring's pixels ordered by sector, then value).
+    values = dark[geometry.ring]
+    ordered = values[np.lexsort((values, geometry.sector))]
+    levels = ordered[geometry.ranks]
     # Against the paper inside it: a plot's fill around the bubble darkens the ring's outer part, not the print's rise.
-    parts = [ring & (sector == k) for k in range(CIRCLE_SECTORS)]
-    levels = [float(np.percentile(dark[part], CIRCLE_PERCENTILE)) for part in parts if part.any()]
     return float(np.median(levels)) - core, core
+
+
+@dataclass(frozen=True)
+class _CircleGeometry:
+    inner: NDArray[Any]
+    """The core: the pixels inside the ring."""
+    ring: NDArray[Any]
+    sector: NDArray[Any]
+    """The sector of each of the ring's pixels (in the order ``window[ring]`` lists them)."""
+    ranks: NDArray[Any]
+    """Where each sector's :data:`CIRCLE_PERCENTILE` falls among the ring's pixels sorted by sector, then value."""
+
+
+@lru_cache(maxsize=8)  # every bubble of a sheet has the same size
+def _circle_geometry(half: int, r_mm: float, px_per_mm: float) -> _CircleGeometry:
+    """For a window of ``half`` pixels either side of a bubble's centre: its core, its circle's ring and sectors."""
+    yy, xx = np.ogrid[-half : half + 1, -half : half + 1]
+    distance = np.hypot(xx, yy) / px_per_mm
+    inner = distance < r_mm - WASHOUT_STRIP_MM / 2
+    ring = ~inner & (distance <= r_mm + WASHOUT_STRIP_MM / 2)
+    sector = (((np.arctan2(yy, xx) + math.pi) / (2 * math.pi) * CIRCLE_SECTORS).astype(int) % CIRCLE_SECTORS)[ring]
+    counts = np.bincount(sector, minlength=CIRCLE_SECTORS)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    ranks = starts + np.floor((counts - 1) * CIRCLE_PERCENTILE / 100).astype(int)
+    for mask in (inner, ring, sector, ranks):
+        mask.flags.writeable = False  # shared by every later call
+    return _CircleGeometry(inner, ring, sector, ranks)
 
 
 def marks_colour(m: Maps, layout: GardenLayout) -> float:
@@ -2058,22 +2101,122 @@ def read_sheet(
     marked for review.
     """
     m = maps(rectified, px_per_mm)
-    shares = check_sheet(m, rectified, layout).per_item()
+    washed = check_sheet(m, rectified, layout)
+    shares = washed.per_item()
     calibration = calibrate(m, layout)
+    readings = _read_items(m, layout, starting, calibration, misregistration)
+    again = {i for i, share in enumerate(shares) if GLARE_WASHOUT <= share <= GLARE_RESTORE_MAX}
+    if again:
+        # Glare adds light: the print and every mark under it keep their shape at a fraction of their contrast.
+        # Restored by that fraction (as the print around them lost it), items moderately washed out read as the rest.
+        _restore(m, layout)  # the sheet as photographed is read: its maps are this call's own
+        readings = _read_items(m, layout, starting, calibration, misregistration, again, readings)
+    return [
+        _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share > GLARE_RESTORE_MAX else r
+        for r, share in zip(readings, shares, strict=True)
+    ], calibration
+
+
+def _read_items(
+    m: Maps,
+    layout: GardenLayout,
+    starting: tuple[Plot, ...],
+    calibration: Calibration,
+    misregistration: tuple[tuple[float, ...], tuple[float, ...]] | None,
+    only: set[int] | None = None,
+    earlier: list[Reading] | None = None,
+) -> list[Reading]:
+    """Every plot, edge and bubble as ``m`` shows them (:func:`read_sheet`); with ``only`` (indices into that list),
+    those items, the others kept from ``earlier``."""
+
+    def wanted(index: int) -> bool:
+        return only is None or earlier is None or index in only
+
+    def kept(index: int) -> Reading:
+        assert earlier is not None
+        return earlier[index]
+
     plot_error, edge_error = misregistration or ((0.0,) * len(PLOTS), (0.0,) * len(EDGES))
     plots = [
         _doubt_writing_over_shading(
             _doubt_x_like_flower(read_plot(m, layout, p, calibration, starting=p in starting, margin_mm=_plot_margin(plot_error[p])))
         )
+        if wanted(p)
+        else kept(p)
         for p in PLOTS
     ]
-    edges = [read_edge(m, layout, i) for i in range(len(EDGES))]
-    edges = [_shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] else r for i, r in enumerate(edges)]
-    readings = plots + _ghosts(_outline_bricks(m, layout, edges))
-    printed, between = bubble_prints(m, layout)
-    readings += [read_bubble(m, layout, p, plots[p], calibration, printed[p], between) for p in PLOTS]
-    readings = [
-        _capped(r, GLARE_CONFIDENCE_MAX, ("glare", share)) if share >= GLARE_WASHOUT else r
-        for r, share in zip(readings, shares, strict=True)
+    first_edge, first_bubble = len(PLOTS), len(PLOTS) + len(EDGES)
+    edges = [read_edge(m, layout, i) if wanted(first_edge + i) else kept(first_edge + i) for i in range(len(EDGES))]
+    edges = [
+        _shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] and wanted(first_edge + i) else r
+        for i, r in enumerate(edges)
     ]
-    return readings, calibration
+    if only is None:
+        edges = _ghosts(_outline_bricks(m, layout, edges))
+    else:
+        # The photo's bricks, outlines and ghosts were judged as photographed; only the items read again are re-judged.
+        judged = _ghosts(_outline_bricks(m, layout, edges))
+        edges = [judged[i] if wanted(first_edge + i) else edges[i] for i in range(len(EDGES))]
+    readings = plots + edges
+    if not any(wanted(first_bubble + p) for p in PLOTS):
+        return readings + [kept(first_bubble + p) for p in PLOTS]
+    printed, between = bubble_prints(m, layout)
+    return readings + [
+        read_bubble(m, layout, p, plots[p], calibration, printed[p], between) if wanted(first_bubble + p) else kept(first_bubble + p)
+        for p in PLOTS
+    ]
+
+
+def _restore(m: Maps, layout: GardenLayout) -> None:
+    """Restore in ``m`` the contrast glare took: each pixel's ink as dark against paper as it would be without the
+    light glare added there (1 - (1 - value) / (1 - washout), the white-corrected sheet's value), where the washout
+    is that of the print around it (:func:`washout_field`), at most :data:`GLARE_RESTORE_MAX`.  In place (copies of
+    the sheet's views cost more than the rest of the reading): only the part of the sheet under glare changes."""
+    assert m.rgb is not None
+    field = washout_field(m, layout)
+    rows, cols = np.nonzero(field > GLARE_FIELD_MIN)
+    if not rows.size:
+        return
+    where = (slice(int(rows.min()), int(rows.max()) + 1), slice(int(cols.min()), int(cols.max()) + 1))
+    kept = 1.0 - np.minimum(field[where], GLARE_RESTORE_MAX)
+    m.rgb[where] = np.clip(1.0 - (1.0 - m.rgb[where]) / kept[..., None], 0.0, 1.0)
+    m.lab[where], m.chroma[where], m.darkness[where] = _views(np.ascontiguousarray(m.rgb[where]))
+
+
+def washout_field(m: Maps, layout: GardenLayout) -> FloatImage:
+    """Per pixel of the sheet, how much of its contrast against paper the print around it lost: at each point of every
+    plot outline, its darkness across against the sheet's typical outline's, spread over :data:`GLARE_FIELD_MM` (a
+    plot's middle lies 12 mm from its outline).  Measured on the white-corrected sheet's own values (1 - their mean),
+    in which :func:`_restore` gives the contrast back."""
+    assert m.rgb is not None
+    h, w = m.darkness.shape
+    cell = GLARE_FIELD_CELL_MM * m.px_per_mm
+    size = (math.ceil(h / cell), math.ceil(w / cell))
+    half = WASHOUT_STRIP_MM / 2
+    points, levels, typical = [], [], []
+    for box in layout.plots:
+        sides = []
+        for strip, vertical in (
+            (Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm), True),
+            (Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm), True),
+            (Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half), False),
+            (Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half), False),
+        ):
+            ys, xs = m.box(strip)
+            profile = 1.0 - m.rgb[ys, xs].mean(axis=2).min(axis=1 if vertical else 0)
+            along = np.arange(len(profile)) + 0.5
+            rows = (ys.start + along) if vertical else np.full(len(profile), (ys.start + ys.stop) / 2)
+            cols = np.full(len(profile), (xs.start + xs.stop) / 2) if vertical else (xs.start + along)
+            points.append((np.clip((rows / cell).astype(int), 0, size[0] - 1), np.clip((cols / cell).astype(int), 0, size[1] - 1)))
+            levels.append(profile)
+            sides.append(float(np.median(profile)))
+        typical.append(float(np.median(sides)))
+    reference = float(np.median(typical)) or 1.0
+    total, weight = np.zeros(size, np.float32), np.zeros(size, np.float32)
+    for (r, c), profile in zip(points, levels, strict=True):
+        np.add.at(total, (r, c), np.clip(1.0 - profile / reference, 0.0, 1.0))
+        np.add.at(weight, (r, c), 1.0)
+    sigma = GLARE_FIELD_MM / GLARE_FIELD_CELL_MM
+    spread = cv2.GaussianBlur(total, (0, 0), sigma) / np.maximum(cv2.GaussianBlur(weight, (0, 0), sigma), 1e-6)
+    field: FloatImage = cv2.resize(spread.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    return field
