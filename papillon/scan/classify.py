@@ -1792,7 +1792,7 @@ class Washout:
     edges: list[float]
     """Per edge: the more washed out of the two outlines beside it (a brick is drawn between them)."""
     bubbles: list[float]
-    """Per bubble: its printed circle."""
+    """Per bubble: its printed circle or its plot's outline, the more washed out."""
 
     def per_item(self) -> list[float]:
         """In the order of :func:`read_sheet`'s readings: plots, edges, bubbles."""
@@ -1805,9 +1805,9 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
     A plot outline's darkness is the darkest point across it, the median along each side; a bubble's, its printed
     circle's (:func:`_circle_darkness`).  Each is taken against the median over all plots (or the lighter bubbles).
     Spilled ink or a line over an outline only darkens it; light and shadow cancel in the white-corrected sheet.  A
-    glare spot covers part of a plot: an edge is judged by the two sides beside it and a bubble by its own circle, not
-    by the plot's outline as a whole (photogen3 held-out seeds 820000-830079: 95 edges and 39 empty bubbles under glare
-    were flagged although nothing on them was washed out).
+    glare spot covers part of a plot: an edge is judged by the two sides beside it, not by the plot's outline as a whole
+    (photogen3 held-out seeds 820000-830079: 95 edges under glare were flagged although nothing on them was washed
+    out), and a bubble by its circle as well as its plot's outline.
     """
     half = WASHOUT_STRIP_MM / 2
     sides = []  # per plot: left, right, top, bottom
@@ -1824,8 +1824,8 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
     # The side of ``a`` toward ``b`` and of ``b`` toward ``a``: right and left, or bottom and top.
     beside = [(sides[e.a][1], sides[e.b][0]) if e.vertical else (sides[e.a][3], sides[e.b][2]) for e in EDGES]
     circles = [_circle_darkness(m, layout.bubbles[p]) for p in PLOTS]
-    # A bubble filled or coloured over hides its circle: how washed out it is, its plot's outline says (washed-out felt
-    # over a circle is as dark as the print: photogen2 seed 900028, a filled bubble read `empty` at 0.99).
+    # A bubble filled or coloured over hides its circle, which then says nothing (washed-out felt over a circle is as
+    # dark as the print: photogen2 seed 900028, a filled bubble read `empty` at 0.99).
     seen = [ring for ring, core in circles if core < CIRCLE_COVERED_SHARE * ring]
     # Against the lighter circles: a mark over a circle darkens it (a felt tick, a circled bubble), and on some sheets
     # most bubbles are marked; glare over more than a quarter of the garden is refused (:func:`check_sheet`).
@@ -1834,8 +1834,10 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
     return Washout(
         plots,
         [max(0.0, 1.0 - min(pair) / reference) for pair in beside],
+        # A bubble lies in its plot's corner: glare over its circle or its plot's outline may hide its marks (a ballpoint
+        # cross faded under glare where the circle's darker print held: photogen3 held-out seed 840082, read `empty`).
         [
-            max(0.0, 1.0 - ring / circle_reference) if core < CIRCLE_COVERED_SHARE * ring and circle_reference > 0 else plots[p]
+            max(plots[p], 1.0 - ring / circle_reference if core < CIRCLE_COVERED_SHARE * ring and circle_reference > 0 else 0.0)
             for p, (ring, core) in zip(PLOTS, circles, strict=True)
         ],
     )
