@@ -1809,16 +1809,10 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
     (photogen3 held-out seeds 820000-830079: 95 edges under glare were flagged although nothing on them was washed
     out), and a bubble by its circle as well as its plot's outline.
     """
-    half = WASHOUT_STRIP_MM / 2
-    sides = []  # per plot: left, right, top, bottom
-    for box in layout.plots:
-        strips = (
-            Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm),
-            Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm),
-            Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half),
-            Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half),
-        )
-        sides.append([float(np.median(m.darkness[m.box(strip)].max(axis=1 if i < 2 else 0))) for i, strip in enumerate(strips)])
+    sides = [  # per plot: left, right, top, bottom
+        [float(np.median(m.darkness[m.box(strip)].max(axis=1 if vertical else 0))) for strip, vertical in _outline_strips(box)]
+        for box in layout.plots
+    ]
     contrast = [float(np.median(four)) for four in sides]
     reference = float(np.median(contrast)) or 1.0
     # The side of ``a`` toward ``b`` and of ``b`` toward ``a``: right and left, or bottom and top.
@@ -1840,6 +1834,18 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
             max(plots[p], 1.0 - ring / circle_reference if core < CIRCLE_COVERED_SHARE * ring and circle_reference > 0 else 0.0)
             for p, (ring, core) in zip(PLOTS, circles, strict=True)
         ],
+    )
+
+
+def _outline_strips(box: Rect) -> tuple[tuple[Rect, bool], ...]:
+    """The strips :data:`WASHOUT_STRIP_MM` wide across a plot's printed outline, left, right, top and bottom, each
+    with whether it runs vertically."""
+    half = WASHOUT_STRIP_MM / 2
+    return (
+        (Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm), True),
+        (Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm), True),
+        (Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half), False),
+        (Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half), False),
     )
 
 
@@ -1928,7 +1934,7 @@ def glare_bright(rectified: NDArray[Any], layout: GardenLayout, px_per_mm: float
 
 def check_sheet(m: Maps, rectified: NDArray[Any], layout: GardenLayout) -> Washout:
     """ScanError when the photo has no usable colour, its colours are filtered, or glare hides much of the garden;
-    else how washed out each item is (:func:`washout`), for the items under glare to be doubted.
+    else how washed out each item is (:func:`washout`), for the items under glare to be read again or doubted.
 
     Glare is judged by what it hides and by its light: a plot counts toward the refusal only when its printed
     outline is washed out *and* its paper is brighter than the sheet's (:func:`glare_bright`).  Low light, a warm
@@ -2196,16 +2202,10 @@ def washout_field(m: Maps, layout: GardenLayout) -> FloatImage:
     h, w = m.darkness.shape
     cell = GLARE_FIELD_CELL_MM * m.px_per_mm
     size = (math.ceil(h / cell), math.ceil(w / cell))
-    half = WASHOUT_STRIP_MM / 2
     points, levels, typical = [], [], []
     for box in layout.plots:
         sides = []
-        for strip, vertical in (
-            (Rect(box.x_mm - half, box.y_mm, 2 * half, box.h_mm), True),
-            (Rect(box.right_mm - half, box.y_mm, 2 * half, box.h_mm), True),
-            (Rect(box.x_mm, box.y_mm - half, box.w_mm, 2 * half), False),
-            (Rect(box.x_mm, box.bottom_mm - half, box.w_mm, 2 * half), False),
-        ):
+        for strip, vertical in _outline_strips(box):
             ys, xs = m.box(strip)
             profile = 1.0 - m.rgb[ys, xs].mean(axis=2).min(axis=1 if vertical else 0)
             along = np.arange(len(profile)) + 0.5
