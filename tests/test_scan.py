@@ -689,28 +689,28 @@ def test_a_second_sheet_partly_in_view_with_slightly_larger_markers_is_left_out(
     assert all(np.array_equal(chosen[i], whole[i]) for i in D.GARDEN_MARKER_IDS)
 
 
-def _washed_out(rectified: np.ndarray, plots: range, lift: bool) -> np.ndarray:
-    """The sheet with ``plots`` (and their outlines) at 40 % of their contrast: lifted toward white (glare's
+def _faded(rectified: np.ndarray, rects_mm: list[tuple[tuple[float, float], tuple[float, float]]], lift: bool) -> np.ndarray:
+    """The sheet with each rectangle ((x0, x1), (y0, y1) in mm) at 40 % of its contrast: lifted toward white (glare's
     added light) or toward the paper's own grey there (what low light or a shadow's tone curve does)."""
     out = rectified.astype(np.float32).copy()
     px = D.RECT_PX_PER_MM
-    for plot in plots:
-        box = garden_layout().plots[plot]
-        ys = slice(round((box.y_mm - 1.5) * px), round((box.bottom_mm + 1.5) * px))
-        xs = slice(round((box.x_mm - 1.5) * px), round((box.right_mm + 1.5) * px))
+    for x_mm, y_mm in rects_mm:
+        ys, xs = slice(round(y_mm[0] * px), round(y_mm[1] * px)), slice(round(x_mm[0] * px), round(x_mm[1] * px))
         region = out[ys, xs]
         target = 255.0 if lift else np.percentile(region, 95, axis=(0, 1))
         out[ys, xs] = target - (target - region) * 0.4
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _washed_out(rectified: np.ndarray, plots: range, lift: bool) -> np.ndarray:
+    """The sheet with ``plots`` (and their outlines) at 40 % of their contrast (:func:`_faded`)."""
+    boxes = [garden_layout().plots[plot] for plot in plots]
+    return _faded(rectified, [((b.x_mm - 1.5, b.right_mm + 1.5), (b.y_mm - 1.5, b.bottom_mm + 1.5)) for b in boxes], lift)
+
+
 def _lifted(rectified: np.ndarray, x_mm: tuple[float, float], y_mm: tuple[float, float]) -> np.ndarray:
     """The sheet with a rectangle lifted toward white to 40 % of its contrast (glare's added light)."""
-    out = rectified.astype(np.float32).copy()
-    px = D.RECT_PX_PER_MM
-    ys, xs = slice(round(y_mm[0] * px), round(y_mm[1] * px)), slice(round(x_mm[0] * px), round(x_mm[1] * px))
-    out[ys, xs] = 255.0 - (255.0 - out[ys, xs]) * 0.4
-    return np.clip(out, 0, 255).astype(np.uint8)
+    return _faded(rectified, [(x_mm, y_mm)], lift=True)
 
 
 def test_glare_is_judged_where_each_item_lies(good):

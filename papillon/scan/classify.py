@@ -1820,10 +1820,11 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
     circles = [_circle_darkness(m, layout.bubbles[p]) for p in PLOTS]
     # A bubble filled or coloured over hides its circle, which then says nothing (washed-out felt over a circle is as
     # dark as the print: photogen2 seed 900028, a filled bubble read `empty` at 0.99).
-    seen = [ring for ring, core in circles if core < CIRCLE_COVERED_SHARE * ring]
+    seen = [ring if core < CIRCLE_COVERED_SHARE * ring else None for ring, core in circles]
     # Against the lighter circles: a mark over a circle darkens it (a felt tick, a circled bubble), and on some sheets
     # most bubbles are marked; glare over more than a quarter of the garden is refused (:func:`check_sheet`).
-    circle_reference = float(np.percentile(seen, CIRCLE_REFERENCE_PERCENTILE)) if seen else 0.0
+    shown = [ring for ring in seen if ring is not None]
+    circle_reference = float(np.percentile(shown, CIRCLE_REFERENCE_PERCENTILE)) if shown else 0.0
     plots = [max(0.0, 1.0 - c / reference) for c in contrast]
     return Washout(
         plots,
@@ -1831,8 +1832,8 @@ def washout(m: Maps, layout: GardenLayout) -> Washout:
         # A bubble lies in its plot's corner: glare over its circle or its plot's outline may hide its marks (a ballpoint
         # cross faded under glare where the circle's darker print held: photogen3 held-out seed 840082, read `empty`).
         [
-            max(plots[p], 1.0 - ring / circle_reference if core < CIRCLE_COVERED_SHARE * ring and circle_reference > 0 else 0.0)
-            for p, (ring, core) in zip(PLOTS, circles, strict=True)
+            max(plots[p], 1.0 - ring / circle_reference if ring is not None and circle_reference > 0 else 0.0)
+            for p, ring in zip(PLOTS, seen, strict=True)
         ],
     )
 
@@ -1877,6 +1878,7 @@ class _CircleGeometry:
     inner: NDArray[Any]
     """The core: the pixels inside the ring."""
     ring: NDArray[Any]
+    """The circle's ring: within :data:`WASHOUT_STRIP_MM` / 2 of it."""
     sector: NDArray[Any]
     """The sector of each of the ring's pixels (in the order ``window[ring]`` lists them)."""
     ranks: NDArray[Any]
@@ -2161,12 +2163,9 @@ def _read_items(
         _shift_tested(m, layout, i, r, edge_error[i]) if edge_error[i] > TRUSTED_SHIFT_MM["edge"] and wanted(first_edge + i) else r
         for i, r in enumerate(edges)
     ]
-    if only is None:
-        edges = _ghosts(_outline_bricks(m, layout, edges))
-    else:
-        # The photo's bricks, outlines and ghosts were judged as photographed; only the items read again are re-judged.
-        judged = _ghosts(_outline_bricks(m, layout, edges))
-        edges = [judged[i] if wanted(first_edge + i) else edges[i] for i in range(len(EDGES))]
+    # Edges kept from ``earlier`` were judged there (bricks along an outline, ghosts); only those read again are here.
+    judged = _ghosts(_outline_bricks(m, layout, edges))
+    edges = [judged[i] if wanted(first_edge + i) else edges[i] for i in range(len(EDGES))]
     readings = plots + edges
     if not any(wanted(first_bubble + p) for p in PLOTS):
         return readings + [kept(first_bubble + p) for p in PLOTS]
