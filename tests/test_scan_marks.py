@@ -279,3 +279,32 @@ def test_grey_shading_run_over_the_bubble_of_a_plot_shaded_grey_all_over_is_no_s
     # Without the plot's shading to run over it, the same grey over the bubble is a fill.
     plain = Reading("C3", "plot", (("empty", 0.99), ("field", 0.01)), (("shade", 0.0),))
     assert classify.read_bubble(m, LAYOUT, plot, plain).value == "filled"
+
+
+def _x(image: np.ndarray, plot: str, colour: tuple[int, int, int], width_px: int, skip: float = 0.0) -> None:
+    """An X from corner to corner of ``plot``, its first stroke begun ``skip`` of the way along its diagonal."""
+    box = LAYOUT.plots[parse_plot(plot)]
+    for start, end in (((box.x_mm, box.y_mm), (box.right_mm, box.bottom_mm)), ((box.x_mm, box.bottom_mm), (box.right_mm, box.y_mm))):
+        begin = (start[0] + (end[0] - start[0]) * skip, start[1] + (end[1] - start[1]) * skip)
+        cv2.line(image, (round(begin[0] * PX), round(begin[1] * PX)), (round(end[0] * PX), round(end[1] * PX)), colour, width_px)
+        skip = 0.0
+
+
+def _plot(image: np.ndarray, plot: str) -> Reading:
+    m = classify.maps(image, PX)
+    return classify.read_plot(m, LAYOUT, parse_plot(plot), classify.calibrate(m, LAYOUT), starting=False)
+
+
+def test_an_x_in_dark_green_felt_is_a_bramble_not_a_field() -> None:
+    # photogen3 seeds 820027, 820046, 830010 and five more: dark green felt X's read `bramble` at 0.62-0.75, `field` the
+    # runner-up: their own green ink was taken for a field's shading.
+    felt = _plot(_sheet(lambda im: _x(im, "C3", (40, 95, 50), 8)), "C3")
+    assert felt.value == "bramble" and felt.confidence >= 0.9, felt
+
+
+def test_an_x_in_ballpoint_short_of_the_plots_corners_is_a_bramble() -> None:
+    # photogen3 seeds 820068, 830003, 830035 and six more: ballpoint X's covering 15 of the 17 steps along the diagonals
+    # read `bramble` at 0.68, `blue` the runner-up.
+    pen = _plot(_sheet(lambda im: _x(im, "C3", (60, 70, 160), 2, skip=0.3)), "C3")
+    assert dict(pen.evidence)["x_coverage_pen"] < 0.9
+    assert pen.value == "bramble" and pen.confidence >= 0.9, pen

@@ -236,9 +236,8 @@ def _read(
     shifts = (off.plots, off.edges) if off else None
     readings, calibration = classify.read_sheet(sheet.rectified, sheet.layout, sheet.starting_fields, detect.RECT_PX_PER_MM, shifts)
     assumed_note: list[str] = []
-    if sheet.start_assumed:  # the starting fields are a guess: whatever reads otherwise without it is doubted
-        unassumed, _ = classify.read_sheet(sheet.rectified, sheet.layout, (), detect.RECT_PX_PER_MM, shifts)
-        readings = detect.doubt_assumed_start(readings, unassumed, sheet)
+    if sheet.start_assumed:  # the starting fields are a guess: the plots it could change are doubted
+        readings = detect.doubt_assumed_start(readings, sheet)
         fields_text = " ".join(plot_name(p) for p in sheet.starting_fields) or "none"
         assumed_note.append(
             f"# QR code unreadable: layout told by its registration dots and round track; starting fields assumed ({fields_text})"

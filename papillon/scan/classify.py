@@ -79,9 +79,12 @@ GREEN_SHARE_SPREAD = 0.1
 X_COVERAGE_MID = 0.6
 """Share of the two diagonals' length carrying pencil at which a bramble's X is as likely as not."""
 X_COVERAGE_SPREAD = 0.07
-X_PEN_COVERAGE_MID = 0.85
+X_PEN_COVERAGE_MID = 0.78
 """The same for an X drawn in coloured ink: a pen's ink does not skip on the paper's tooth as graphite does, so its X
-covers nearly all of both diagonals, while a doodled flower in the middle of the plot reaches only their middle."""
+covers nearly all of both diagonals, while a doodled flower in the middle of the plot reaches only their middle.
+(At 0.85, X's in felt or ballpoint covering 15 of the 17 bins were read `bramble` at 0.68, for review; on photogen3
+seeds 820000-830079 and 100000-100039 and photogen2 seeds 900000-900039 no other plot had ink along both diagonals,
+running along them and hardly off them, over 0.88 of their length, and the one at 0.88 ran along them at 0.60.)"""
 X_PEN_COVERAGE_SPREAD = 0.04
 X_PEN_INK_MAX = 0.3
 """Share of a plot's sample in coloured ink above which it is no X in pen (two strokes cover ~0.05-0.15)."""
@@ -903,7 +906,9 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     all_hues = np.degrees(np.arctan2(rel_b[tinted], rel_a[tinted])).astype(np.float32)
     to_green = _hue_gap(all_hues, _hue(GREEN_LAB))
     closer = np.all(np.stack([to_green < _hue_gap(all_hues, h) for h in refs.values()]), axis=0) if len(all_hues) else np.zeros(0, bool)
-    green_fraction = float(((to_green < FIELD_HUE_RANGE_DEG) & closer).sum()) / total
+    green = np.zeros(keep.shape, bool)
+    green[tinted] = (to_green < FIELD_HUE_RANGE_DEG) & closer
+    green_fraction = float(green.sum()) / total
     stamp_hues = hues[nearest < len(refs)]
     stamp_fraction = len(stamp_hues) / total
     # Pale coloured pencil (a hatched flower) stays under the ink chroma: pixels tinted (against the plot's own
@@ -934,8 +939,10 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
     # looks half green).  Whichever covers more is the likelier, and near a tie a person decides.
     if stamp_fraction > 0:
         p_green *= _sigmoid((green_fraction / (green_fraction + stamp_fraction) - 0.5) / GREEN_SHARE_SPREAD)
-    # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.
-    p_x *= 1.0 - 0.5 * p_green
+    # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.  Green
+    # only along the diagonals is the X's own ink (drawn in dark green felt), no field's shading.
+    green_off = float((green & ~_x_geometry(*keep.shape, m.px_per_mm).near_any).sum()) / total
+    p_x *= 1.0 - 0.5 * min(p_green, _sigmoid((green_off - GREEN_FRACTION_MID) / GREEN_FRACTION_SPREAD))
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
     p_pale = _sigmoid((pale_fraction - PALE_FRACTION_MID) / PALE_FRACTION_SPREAD)
     colour_probs = {c: 1.0 / len(refs) for c in refs}

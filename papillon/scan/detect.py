@@ -810,14 +810,14 @@ def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Readi
     return out
 
 
-def doubt_assumed_start(readings: Sequence[Reading], unassumed: Sequence[Reading], sheet: Sheet) -> list[Reading]:
-    """``readings`` of a sheet whose starting fields were assumed (its QR code unreadable), with every plot the
-    guess can change lowered to :data:`DOUBT_CONFIDENCE`: an assumed starting field, and a plot read otherwise
-    without the assumption (``unassumed``).  A wrong guess is then reviewed, never trusted."""
+def doubt_assumed_start(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
+    """``readings`` of a sheet whose starting fields were assumed (its QR code unreadable), with each assumed starting
+    field lowered to :data:`DOUBT_CONFIDENCE`: a wrong guess is then reviewed, never trusted.  Only those plots are
+    read as printed starting fields, so no other reading depends on the guess."""
     assumed = {plot_name(p) for p in sheet.starting_fields}
     out = []
-    for reading, other in zip(readings, unassumed, strict=True):
-        if reading.kind == "plot" and (reading.item in assumed or reading.value != other.value):
+    for reading in readings:
+        if reading.kind == "plot" and reading.item in assumed:
             (value, p), *rest = reading.probabilities
             evidence = (*reading.evidence, ("starting_field_assumed", 1.0))
             reading = dataclasses.replace(reading, probabilities=((value, min(p, DOUBT_CONFIDENCE)), *rest), evidence=evidence)
