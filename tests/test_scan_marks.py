@@ -308,3 +308,18 @@ def test_an_x_in_ballpoint_short_of_the_plots_corners_is_a_bramble() -> None:
     pen = _plot(_sheet(lambda im: _x(im, "C3", (60, 70, 160), 2, skip=0.3)), "C3")
     assert dict(pen.evidence)["x_coverage_pen"] < 0.9
     assert pen.value == "bramble" and pen.confidence >= 0.9, pen
+
+
+def test_a_felt_brick_wider_than_the_band_is_a_brick_and_a_shadow_beside_the_band_is_no_line() -> None:
+    # photogen3 seed 820101: a dark felt brick 2.5 mm wide filled the 2 mm band, whose lightest point was then the
+    # line itself: read `none` at 0.99.
+    wide = _edge(_sheet(lambda im: _along("B2", "C2", im, (70, 55, 45), round(2.6 * PX))), "B2", "C2")
+    assert wide.value == "brick" and wide.confidence >= 0.9, wide
+    slot = LAYOUT.edge_slots[EDGES.index((parse_plot("B2"), parse_plot("C2")))]
+
+    def shadow(image: np.ndarray) -> None:  # the path in shadow from just left of the band to the right
+        x = round((slot.x1_mm - 1.2) * PX)
+        image[round(slot.y1_mm * PX) : round(slot.y2_mm * PX), x : round((slot.x1_mm + 6) * PX)] //= 2
+
+    shaded = _edge(_sheet(shadow), "B2", "C2")
+    assert shaded.value == "none" and shaded.confidence >= 0.9, shaded

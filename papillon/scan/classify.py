@@ -119,6 +119,10 @@ X_GRAIN_MM = 0.25
 shows, narrower than a pencil line (0.4-0.8 mm)."""
 EDGE_BAND_MM = 1.0
 """Half-width of the band along an edge slot searched for a pencil line (mm): inside the plots' printed outlines."""
+EDGE_SIDE_MM = 2.0
+"""How far from an edge's middle (mm) the paper beside its band is looked for: a felt line wider than the band fills
+it, and only paper on both sides of it says it is a line (photogen3 seed 820101: a 2.5 mm brown felt brick read `none`
+at 0.99).  Within the plots' printed outlines of release 3's path."""
 EDGE_END_MM = 2.0
 """Length left out at each end of an edge slot (mm), where crossing lines meet."""
 EDGE_GAP_BRIDGE_MM = 1.6
@@ -1128,15 +1132,19 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     second plot), to see whether a reading stands if the sheet is misregistered there."""
     slot = layout.edge_slots[index]
     band, end = EDGE_BAND_MM, EDGE_END_MM
-    if slot.x1_mm == slot.x2_mm:  # vertical line between left/right neighbours
-        ys = slice(m.px(min(slot.y1_mm, slot.y2_mm) + end), m.px(max(slot.y1_mm, slot.y2_mm) - end))
-        xs = slice(m.px(slot.x1_mm + across_mm - band), m.px(slot.x1_mm + across_mm + band) + 1)
-        axis = 1
-    else:
-        xs = slice(m.px(min(slot.x1_mm, slot.x2_mm) + end), m.px(max(slot.x1_mm, slot.x2_mm) - end))
-        ys = slice(m.px(slot.y1_mm + across_mm - band), m.px(slot.y1_mm + across_mm + band) + 1)
-        axis = 0
+    vertical = slot.x1_mm == slot.x2_mm  # a vertical line between left/right neighbours
+    ends = sorted((slot.y1_mm, slot.y2_mm) if vertical else (slot.x1_mm, slot.x2_mm))
+    along = slice(m.px(ends[0] + end), m.px(ends[1] - end))
+    middle = (slot.x1_mm if vertical else slot.y1_mm) + across_mm
+    left, centre, right = (
+        (along, slice(m.px(lo), m.px(hi) + 1)) if vertical else (slice(m.px(lo), m.px(hi) + 1), along)
+        for lo, hi in ((middle - EDGE_SIDE_MM, middle - band), (middle - band, middle + band), (middle + band, middle + EDGE_SIDE_MM))
+    )
+    axis = 1 if vertical else 0
+    ys, xs = centre
     dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
+    # The paper beside the band, where it shows on both sides (a line wider than the band fills it).
+    beside = np.maximum(m.darkness[left].min(axis=axis), m.darkness[right].min(axis=axis))
     # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
     # paper's cast), so a colour cast or JPEG's chroma bleeding from a stamp nearby shifts paper and pencil alike.
     tint = _paper_cast(lab.reshape(-1, 3)) if dark.size else (0.0, 0.0)
@@ -1178,10 +1186,10 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
     # A pencil line is grey however dark it is; the blurred rim of coloured ink is as coloured as it is dark.
     grey = (chroma < PENCIL_CHROMA_MAX) & (chroma < EDGE_GREY_NOISE + EDGE_GREY_SLOPE * dark) & ~spill & ~printed
-    p, coverage, darkness = _edge_line(np.where(grey, dark, 0.0), dark, axis, m)
+    p, coverage, darkness = _edge_line(np.where(grey, dark, 0.0), dark, axis, m, beside)
     if spilled > 0:
         # What graphite would add over the spilled ink (two inks overlapping add it too): at most halfway, for review.
-        p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m)
+        p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m, beside)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
     # A green line along the path's middle is no printed outline (those lie half a path out, and slide in only where the
@@ -1193,10 +1201,10 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
     tinted = (chroma < EDGE_COLOURED_CHROMA_MAX) & (chroma < EDGE_TINT_SLOPE * dark) & ~spill
-    p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m)
+    p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m, beside)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    p_pen, _, pen_darkness = _edge_line(np.where(~spill, base, 0.0), base, axis, m)
+    p_pen, _, pen_darkness = _edge_line(np.where(~spill, base, 0.0), base, axis, m, beside)
     line_darkness = darkness
     if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
@@ -1209,7 +1217,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p = max(p, min(p_pen, 0.5))
     # A line along the path's middle in the spill's hue but far darker than the fill it would have run from is a pen's.
     # (Where both neighbours' fills reach the gap, their inks overlapping there are darker than either: no pen's.)
-    p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m)
+    p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m, beside)
     if inks == 1 and p_darker >= ROBUST_CONFIDENCE and p_darker > p:
         p = p_darker
         line_darkness = max(line_darkness, darker_darkness)
@@ -1245,10 +1253,13 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
 
-def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps) -> tuple[float, float, float]:
-    """How surely the pencil pixels ``grey`` (others 0) make a line along an edge band: (p, coverage, darkness)."""
-    # Darkest grey point across the band against the lightest one at the same position: a shadow's edge cancels.
-    profile = (grey.max(axis=axis) - dark.min(axis=axis)).astype(np.float32) if grey.size else np.zeros(0, np.float32)
+def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: FloatImage) -> tuple[float, float, float]:
+    """How surely the pencil pixels ``grey`` (others 0) make a line along an edge band: (p, coverage, darkness);
+    ``beside``, the paper on both sides of the band at each position along it (:func:`read_edge`)."""
+    # Darkest grey point across the band against the lightest one at the same position (or beside the band): a
+    # shadow's edge cancels.
+    lightest = np.minimum(dark.min(axis=axis), beside) if grey.size else beside
+    profile = (grey.max(axis=axis) - lightest).astype(np.float32) if grey.size else np.zeros(0, np.float32)
     # A running minimum over a gap's length: the dashes of the printed guide fall apart, a line does not.
     k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
     bridged = (
