@@ -120,9 +120,11 @@ shows, narrower than a pencil line (0.4-0.8 mm)."""
 EDGE_BAND_MM = 1.0
 """Half-width of the band along an edge slot searched for a pencil line (mm): inside the plots' printed outlines."""
 EDGE_SIDE_MM = 2.0
+EDGE_OUTLINE_CLEAR_MM = 0.5
 """How far from an edge's middle (mm) the paper beside its band is looked for: a felt line wider than the band fills
 it, and only paper on both sides of it says it is a line (photogen3 seed 820101: a 2.5 mm brown felt brick read `none`
-at 0.99).  Within the plots' printed outlines of release 3's path."""
+at 0.99).  At most EDGE_OUTLINE_CLEAR_MM short of the plots' printed outlines: on release 2's 3 mm path, whose
+outlines blur into the band, paper past them made 32 of 102 photos' empty edges doubts (photogen3 820000-820119)."""
 EDGE_END_MM = 2.0
 """Length left out at each end of an edge slot (mm), where crossing lines meet."""
 EDGE_GAP_BRIDGE_MM = 1.6
@@ -1136,15 +1138,21 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     ends = sorted((slot.y1_mm, slot.y2_mm) if vertical else (slot.x1_mm, slot.x2_mm))
     along = slice(m.px(ends[0] + end), m.px(ends[1] - end))
     middle = (slot.x1_mm if vertical else slot.y1_mm) + across_mm
+    side = max(band, min(EDGE_SIDE_MM, layout.path_mm / 2 - EDGE_OUTLINE_CLEAR_MM))
     left, centre, right = (
         (along, slice(m.px(lo), m.px(hi) + 1)) if vertical else (slice(m.px(lo), m.px(hi) + 1), along)
-        for lo, hi in ((middle - EDGE_SIDE_MM, middle - band), (middle - band, middle + band), (middle + band, middle + EDGE_SIDE_MM))
+        for lo, hi in ((middle - side, middle - band), (middle - band, middle + band), (middle + band, middle + side))
     )
     axis = 1 if vertical else 0
     ys, xs = centre
     dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
-    # The paper beside the band, where it shows on both sides (a line wider than the band fills it).
-    beside = np.maximum(m.darkness[left].min(axis=axis), m.darkness[right].min(axis=axis))
+    # The paper beside the band, where it shows on both sides (a line wider than the band fills it); none on a path
+    # too narrow for it.
+    beside = (
+        np.maximum(m.darkness[left].min(axis=axis), m.darkness[right].min(axis=axis))
+        if side > band
+        else np.full(dark.shape[1 - axis], np.inf, np.float32)
+    )
     # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
     # paper's cast), so a colour cast or JPEG's chroma bleeding from a stamp nearby shifts paper and pencil alike.
     tint = _paper_cast(lab.reshape(-1, 3)) if dark.size else (0.0, 0.0)
