@@ -302,6 +302,27 @@ def test_an_x_in_dark_green_felt_is_a_bramble_not_a_field() -> None:
     assert felt.value == "bramble" and felt.confidence >= 0.9, felt
 
 
+def test_a_pencil_x_over_a_fields_pale_green_shading_stays_a_doubt() -> None:
+    # Green shading with an X is a bramble over a field, or hatching taken for an X: only green along the X's diagonals
+    # is its own ink, and green shading spread evenly lies along them too (a review of the change above: read
+    # `bramble` at 0.95 when the green off the diagonals was counted against the whole plot).
+    def shaded(image: np.ndarray) -> None:
+        box = LAYOUT.plots[parse_plot("C3")]
+        for y_mm in np.arange(box.y_mm + 1, box.bottom_mm - 1, 5.0):
+            cv2.line(
+                image,
+                (round((box.x_mm + 1) * PX), round(y_mm * PX)),
+                (round((box.right_mm - 1) * PX), round(y_mm * PX)),
+                (205, 225, 200),
+                6,
+            )
+        _x(image, "C3", (95, 95, 100), 3)
+
+    plot = _plot(_sheet(shaded), "C3")
+    assert dict(plot.evidence)["x_coverage"] > 0.9 and dict(plot.evidence)["green_fraction"] > 0.15
+    assert plot.confidence < 0.9, plot
+
+
 def test_an_x_in_ballpoint_short_of_the_plots_corners_is_a_bramble() -> None:
     # photogen3 seeds 820068, 830003, 830035 and six more: ballpoint X's covering 15 of the 17 steps along the diagonals
     # read `bramble` at 0.68, `blue` the runner-up.

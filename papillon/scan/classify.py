@@ -120,11 +120,13 @@ shows, narrower than a pencil line (0.4-0.8 mm)."""
 EDGE_BAND_MM = 1.0
 """Half-width of the band along an edge slot searched for a pencil line (mm): inside the plots' printed outlines."""
 EDGE_SIDE_MM = 2.0
-EDGE_OUTLINE_CLEAR_MM = 0.5
 """How far from an edge's middle (mm) the paper beside its band is looked for: a felt line wider than the band fills
 it, and only paper on both sides of it says it is a line (photogen3 seed 820101: a 2.5 mm brown felt brick read `none`
-at 0.99).  At most EDGE_OUTLINE_CLEAR_MM short of the plots' printed outlines: on release 2's 3 mm path, whose
-outlines blur into the band, paper past them made 32 of 102 photos' empty edges doubts (photogen3 820000-820119)."""
+at 0.99)."""
+EDGE_OUTLINE_CLEAR_MM = 0.5
+"""... but no nearer than this to the plots' printed outlines, so only on release 3's 5 mm path: on release 2's 3 mm
+path, whose outlines blur into the band, paper past them made 32 of 102 photos' empty edges doubts (photogen3
+820000-820119)."""
 EDGE_END_MM = 2.0
 """Length left out at each end of an edge slot (mm), where crossing lines meet."""
 EDGE_GAP_BRIDGE_MM = 1.6
@@ -947,7 +949,8 @@ def _read_plot(m: Maps, layout: GardenLayout, plot: Plot, calibration: Calibrati
         p_green *= _sigmoid((green_fraction / (green_fraction + stamp_fraction) - 0.5) / GREEN_SHARE_SPREAD)
     # Green shading and an X together: a bramble over a field, or hatching taken for an X; a person decides.  Green
     # only along the diagonals is the X's own ink (drawn in dark green felt), no field's shading.
-    green_off = float((green & ~_x_geometry(*keep.shape, m.px_per_mm).near_any).sum()) / total
+    off_x = keep & ~_x_geometry(*keep.shape, m.px_per_mm).near_any
+    green_off = float((green & off_x).sum()) / max(int(off_x.sum()), 1)
     p_x *= 1.0 - 0.5 * min(p_green, _sigmoid((green_off - GREEN_FRACTION_MID) / GREEN_FRACTION_SPREAD))
     p_stamp = _sigmoid((stamp_fraction - STAMP_FRACTION_MID) / STAMP_FRACTION_SPREAD)
     p_pale = _sigmoid((pale_fraction - PALE_FRACTION_MID) / PALE_FRACTION_SPREAD)
@@ -1138,10 +1141,15 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     ends = sorted((slot.y1_mm, slot.y2_mm) if vertical else (slot.x1_mm, slot.x2_mm))
     along = slice(m.px(ends[0] + end), m.px(ends[1] - end))
     middle = (slot.x1_mm if vertical else slot.y1_mm) + across_mm
+    # (Shifted with the band: a sheet misregistered there has its outlines shifted as much.)
     side = max(band, min(EDGE_SIDE_MM, layout.path_mm / 2 - EDGE_OUTLINE_CLEAR_MM))
     left, centre, right = (
-        (along, slice(m.px(lo), m.px(hi) + 1)) if vertical else (slice(m.px(lo), m.px(hi) + 1), along)
-        for lo, hi in ((middle - side, middle - band), (middle - band, middle + band), (middle + band, middle + side))
+        (along, across) if vertical else (across, along)
+        for across in (
+            slice(m.px(middle - side), m.px(middle - band)),
+            slice(m.px(middle - band), m.px(middle + band) + 1),
+            slice(m.px(middle + band) + 1, m.px(middle + side) + 1),
+        )
     )
     axis = 1 if vertical else 0
     ys, xs = centre
@@ -1266,8 +1274,7 @@ def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: F
     ``beside``, the paper on both sides of the band at each position along it (:func:`read_edge`)."""
     # Darkest grey point across the band against the lightest one at the same position (or beside the band): a
     # shadow's edge cancels.
-    lightest = np.minimum(dark.min(axis=axis), beside) if grey.size else beside
-    profile = (grey.max(axis=axis) - lightest).astype(np.float32) if grey.size else np.zeros(0, np.float32)
+    profile = (grey.max(axis=axis) - np.minimum(dark.min(axis=axis), beside)).astype(np.float32) if grey.size else np.zeros(0, np.float32)
     # A running minimum over a gap's length: the dashes of the printed guide fall apart, a line does not.
     k = max(1, m.px(EDGE_GAP_BRIDGE_MM))
     bridged = (

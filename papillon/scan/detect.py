@@ -813,7 +813,8 @@ def doubt_misregistered(readings: Sequence[Reading], sheet: Sheet) -> list[Readi
 def doubt_assumed_start(readings: Sequence[Reading], sheet: Sheet) -> list[Reading]:
     """``readings`` of a sheet whose starting fields were assumed (its QR code unreadable), with each assumed starting
     field lowered to :data:`DOUBT_CONFIDENCE`: a wrong guess is then reviewed, never trusted.  Only those plots are
-    read as printed starting fields, so no other reading depends on the guess."""
+    read as printed starting fields, so no other plot's reading depends on the guess.  (Their bubbles' readings do,
+    through the plot's reading; they are not doubted for it, as they never were.)"""
     assumed = {plot_name(p) for p in sheet.starting_fields}
     out = []
     for reading in readings:
