@@ -1142,7 +1142,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     along = slice(m.px(ends[0] + end), m.px(ends[1] - end))
     middle = (slot.x1_mm if vertical else slot.y1_mm) + across_mm
     # (Shifted with the band: a sheet misregistered there has its outlines shifted as much.)
-    side = max(band, min(EDGE_SIDE_MM, layout.path_mm / 2 - EDGE_OUTLINE_CLEAR_MM))
+    side = min(EDGE_SIDE_MM, layout.path_mm / 2 - EDGE_OUTLINE_CLEAR_MM)
     left, centre, right = (
         (along, across) if vertical else (across, along)
         for across in (
@@ -1155,10 +1155,11 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     ys, xs = centre
     dark, lab = m.darkness[ys, xs], m.lab[ys, xs]
     # The paper beside the band, where it shows on both sides (a line wider than the band fills it); none on a path
-    # too narrow for it.
+    # too narrow for it (its strips hold no pixels).
+    left_dark, right_dark = m.darkness[left], m.darkness[right]
     beside = (
-        np.maximum(m.darkness[left].min(axis=axis), m.darkness[right].min(axis=axis))
-        if side > band
+        np.maximum(left_dark.min(axis=axis), right_dark.min(axis=axis))
+        if left_dark.size and right_dark.size
         else np.full(dark.shape[1 - axis], np.inf, np.float32)
     )
     # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
