@@ -325,6 +325,24 @@ def test_an_unreadable_qr_code_with_dots_and_round_track_seen_reads_the_layout_f
     assert {"B4", "D2"} <= {r.item for r in result.review}, "the assumed starting fields are doubted, never trusted"
 
 
+def test_a_qr_code_whose_finder_patterns_are_smudged_is_still_read(good):
+    # The decoder cannot find a code whose three finder patterns lost their centres, but the markers say where it is:
+    # its modules are sampled there and decoded at known corners (the finder patterns carry no data).
+    from papillon.render.pdf import qr_matrix
+
+    qr = garden_layout().qr
+    payload = sheet_payload(layout_id=garden_layout().id, paper="a4", starting_fields=standard_edition().rules.starting_fields)
+    n = len(qr_matrix(payload))
+    cell = qr.w_mm / n
+    data = good.jpeg
+    for column, row in ((2, 2), (n - 5, 2), (2, n - 5)):
+        data = _paint(types.SimpleNamespace(jpeg=data), (qr.x_mm + column * cell, qr.y_mm + row * cell, 3 * cell, 3 * cell), 235)
+    assert not cv2.QRCodeDetector().detectAndDecode(D.load_photo(data))[0]
+    result = read_photo(data, accept_uncertain=True)
+    assert result.sheet.payload == json.loads(payload)
+    assert "QR code unreadable" not in result.notation
+
+
 def test_markers_but_no_readable_qr_nor_round_track(good):
     qr = garden_layout().qr
     track = garden_layout().rounds
