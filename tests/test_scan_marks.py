@@ -65,6 +65,26 @@ def test_a_thin_short_ballpoint_line_is_a_doubt_not_a_sure_none() -> None:
     assert dict(short.evidence)["pen_coverage"] >= classify.EDGE_SHORT_COVERAGE
 
 
+def _dash(image: np.ndarray, a: str, b: str, length_mm: float, colour: tuple[int, int, int], width_px: int) -> None:
+    """A short stroke along the middle of edge a-b's path, centred on it."""
+    slot = LAYOUT.edge_slots[EDGES.index((parse_plot(a), parse_plot(b)))]
+    cx, cy = (slot.x1_mm + slot.x2_mm) / 2, (slot.y1_mm + slot.y2_mm) / 2
+    dx, dy = (length_mm / 2, 0.0) if slot.y1_mm == slot.y2_mm else (0.0, length_mm / 2)
+    cv2.line(image, (round((cx - dx) * PX), round((cy - dy) * PX)), (round((cx + dx) * PX), round((cy + dy) * PX)), colour, width_px)
+
+
+def test_a_short_dark_dash_along_a_path_is_a_doubt_and_a_dot_is_not() -> None:
+    # photogen3 820000-880119 (spent): felt and ballpoint bricks drawn as dashes of 2-4 mm read "none" at 0.99-1.00.
+    # A black stroke 1.7 mm wide, 3.7 mm long with its round ends, covers too little of the edge to be doubted for that.
+    black = (50, 50, 55)
+    dash = _edge(_sheet(lambda im: _dash(im, "B2", "C2", 2.0, black, 10)), "B2", "C2")
+    assert dash.value == "none" and dash.confidence < 0.8, dash
+    seen = dict(dash.evidence)
+    assert seen["coverage"] < classify.EDGE_SHORT_COVERAGE and seen["dash_mm"] >= classify.EDGE_DASH_MM, seen
+    dot = _edge(_sheet(lambda im: _dash(im, "B2", "C2", 1.0, black, 10)), "B2", "C2")
+    assert dot.value == "none" and dot.confidence > 0.95, dot
+
+
 def test_a_sure_edge_read_again_shifted_across_its_path_says_what_misregistration_it_stands() -> None:
     image = _sheet(lambda im: _along("B2", "C2", im, (40, 40, 45), 5))
     readings, _ = classify.read_sheet(image, LAYOUT, (), PX, ((0.0,) * len(PLOTS), (0.9,) * len(EDGES)))

@@ -140,6 +140,11 @@ EDGE_SHORT_COVERAGE = 0.15
 """A grey line over this share of an edge's length (or more) is at least doubtful: photogen3's development photos
 had short pencil and felt bricks over 15-19 % of an edge read "none" at 0.99; on photogen2's development photos 3 of
 about 1,900 edges without a brick cover this much."""
+EDGE_DASH_MM = 3.0
+"""A dark dash (over :data:`EDGE_DARKNESS_MIN`) along an edge's band this long (mm) or longer is at least doubtful,
+on a path with paper beside the band (release 3's) where no neighbour's ink spilled into the band (photogen3
+820000-880119, spent sets: 15 of 38 bricks read "none" surely, most 2-4 mm felt and ballpoint dashes, against 3 of
+about 22,000 edges without a brick)."""
 EDGE_SHORT_P = 0.4
 """The brick probability such a short line is given at least (so "none" at 0.6: marked for review)."""
 EDGE_MEDIAN_MID = 0.1
@@ -1157,11 +1162,8 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     # The paper beside the band, where it shows on both sides (a line wider than the band fills it); none on a path
     # too narrow for it (its strips hold no pixels).
     left_dark, right_dark = m.darkness[left], m.darkness[right]
-    beside = (
-        np.maximum(left_dark.min(axis=axis), right_dark.min(axis=axis))
-        if left_dark.size and right_dark.size
-        else np.full(dark.shape[1 - axis], np.inf, np.float32)
-    )
+    sides = bool(left_dark.size and right_dark.size)
+    beside = np.maximum(left_dark.min(axis=axis), right_dark.min(axis=axis)) if sides else np.full(dark.shape[1 - axis], np.inf, np.float32)
     # Colour against the band's own paper (its paper-looking pixels: ink covering the band must not pass for the
     # paper's cast), so a colour cast or JPEG's chroma bleeding from a stamp nearby shifts paper and pencil alike.
     tint = _paper_cast(lab.reshape(-1, 3)) if dark.size else (0.0, 0.0)
@@ -1203,10 +1205,10 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     printed = inky & (_hue_gap(hues, _hue(GREEN_LAB)) < GREEN_HUE_RANGE_DEG) & ~spill
     # A pencil line is grey however dark it is; the blurred rim of coloured ink is as coloured as it is dark.
     grey = (chroma < PENCIL_CHROMA_MAX) & (chroma < EDGE_GREY_NOISE + EDGE_GREY_SLOPE * dark) & ~spill & ~printed
-    p, coverage, darkness = _edge_line(np.where(grey, dark, 0.0), dark, axis, m, beside)
+    p, coverage, darkness, _ = _edge_line(np.where(grey, dark, 0.0), dark, axis, m, beside)
     if spilled > 0:
         # What graphite would add over the spilled ink (two inks overlapping add it too): at most halfway, for review.
-        p_over, _, _ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m, beside)
+        p_over, *_ = _edge_line(np.where(grey | spill, base, 0.0), base, axis, m, beside)
         if p_over > p:
             p += (p_over - p) * EDGE_COLOURED_WEIGHT
     # A green line along the path's middle is no printed outline (those lie half a path out, and slide in only where the
@@ -1218,10 +1220,10 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     # neighbour's ink) are no evidence either way: when counting them would make a line, the edge goes halfway
     # toward it, for review.  A ballpoint line is one of them: blue ink is read as a line outright.
     tinted = (chroma < EDGE_COLOURED_CHROMA_MAX) & (chroma < EDGE_TINT_SLOPE * dark) & ~spill
-    p_coloured, _, _ = _edge_line(np.where(tinted, base, 0.0), base, axis, m, beside)
+    p_coloured, *_ = _edge_line(np.where(tinted, base, 0.0), base, axis, m, beside)
     if p_coloured > p:
         p += (p_coloured - p) * EDGE_COLOURED_WEIGHT
-    p_pen, _, pen_darkness = _edge_line(np.where(~spill, base, 0.0), base, axis, m, beside)
+    p_pen, _, pen_darkness, dash_mm = _edge_line(np.where(~spill, base, 0.0), base, axis, m, beside)
     line_darkness = darkness
     if p_pen > p and spilled < EDGE_SPILL_SHARE_MAX:
         # Nothing spilled here: a dark coloured stroke along the edge is a pen's line.
@@ -1234,7 +1236,7 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p = max(p, min(p_pen, 0.5))
     # A line along the path's middle in the spill's hue but far darker than the fill it would have run from is a pen's.
     # (Where both neighbours' fills reach the gap, their inks overlapping there are darker than either: no pen's.)
-    p_darker, _, darker_darkness = _edge_line(np.where(darker & core, base, 0.0), base, axis, m, beside)
+    p_darker, _, darker_darkness, _ = _edge_line(np.where(darker & core, base, 0.0), base, axis, m, beside)
     if inks == 1 and p_darker >= ROBUST_CONFIDENCE and p_darker > p:
         p = p_darker
         line_darkness = max(line_darkness, darker_darkness)
@@ -1253,7 +1255,12 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
     if grey_fill > GREY_SPILL_MIN and p > GREY_SPILL_CONFIDENCE:
         p = GREY_SPILL_CONFIDENCE
     coverage_seen = max(coverage, pen_coverage)
-    if coverage_seen >= EDGE_SHORT_COVERAGE and p < EDGE_SHORT_P:
+    # A dark dash along the path a few millimetres long, with paper beside the band on both sides and no neighbour's
+    # ink spilled into it (a fill's scalloped edge leaves such dashes, and reaches the middle of release 2's 3 mm path:
+    # 5 of its empty edges were asked on photogen3 820000-820119): a short brick (photogen3 marks some 2-4 mm), or a
+    # stray stroke.
+    dash = sides and dash_mm >= EDGE_DASH_MM and spilled < EDGE_SPILL_SHARE_MAX
+    if (coverage_seen >= EDGE_SHORT_COVERAGE or dash) and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
     name = f"edge {edge.name}"
@@ -1266,13 +1273,15 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         ("spill", spilled),
         ("pen_coverage", pen_coverage),
         ("grey_fill", grey_fill),
+        ("dash_mm", dash_mm),
     )
     return Reading(name, "edge", _ranked({"brick": p, "none": 1 - p}), evidence)
 
 
-def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: FloatImage) -> tuple[float, float, float]:
-    """How surely the pencil pixels ``grey`` (others 0) make a line along an edge band: (p, coverage, darkness);
-    ``beside``, the paper on both sides of the band at each position along it (:func:`read_edge`)."""
+def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: FloatImage) -> tuple[float, float, float, float]:
+    """How surely the pencil pixels ``grey`` (others 0) make a line along an edge band: (p, coverage, darkness, and
+    the length in mm of its longest unbroken piece); ``beside``, the paper on both sides of the band at each position
+    along it (:func:`read_edge`)."""
     # Darkest grey point across the band against the lightest one at the same position (or beside the band): a
     # shadow's edge cancels.
     profile = (grey.max(axis=axis) - np.minimum(dark.min(axis=axis), beside)).astype(np.float32) if grey.size else np.zeros(0, np.float32)
@@ -1281,12 +1290,24 @@ def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: F
     bridged = (
         cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8), borderType=cv2.BORDER_REPLICATE).ravel() if len(profile) else profile
     )
-    coverage = float((bridged > EDGE_DARKNESS_MIN).mean()) if len(bridged) else 0.0
+    lined = bridged > EDGE_DARKNESS_MIN
+    coverage = float(lined.mean()) if len(bridged) else 0.0
     darkness = float(np.median(bridged)) if len(bridged) else 0.0
+    # (The running minimum shortened every piece by the window less a pixel.)
+    longest = _longest_run(lined)
+    dash_mm = (longest + k - 1) / m.px_per_mm if longest else 0.0
     # Two views of one line: how much of the slot it covers, and how dark the slot is along its length.
     # Sure when they agree; a faint line (dark enough, too faint to cover) lands in between, for review.
     p = (_sigmoid((coverage - EDGE_COVERAGE_MID) / EDGE_COVERAGE_SPREAD) + _sigmoid((darkness - EDGE_MEDIAN_MID) / EDGE_MEDIAN_SPREAD)) / 2
-    return p, coverage, darkness
+    return p, coverage, darkness, dash_mm
+
+
+def _longest_run(flags: NDArray[Any]) -> int:
+    """The length of the longest run of True in a 1-D array."""
+    if not flags.any():
+        return 0
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max())
 
 
 def _bubble_window(m: Maps, circle: Circle) -> tuple[tuple[slice, slice], NDArray[Any]]:
