@@ -1256,10 +1256,10 @@ def read_edge(m: Maps, layout: GardenLayout, index: int, across_mm: float = 0.0)
         p = GREY_SPILL_CONFIDENCE
     coverage_seen = max(coverage, pen_coverage)
     # A dark dash along the path a few millimetres long, with paper beside the band on both sides and no neighbour's
-    # ink spilled into it (a fill's scalloped edge leaves such dashes, and reaches the middle of release 2's 3 mm path:
-    # 5 of its empty edges were asked on photogen3 820000-820119): a short brick (photogen3 marks some 2-4 mm), or a
-    # stray stroke.
-    dash = sides and dash_mm >= EDGE_DASH_MM and spilled < EDGE_SPILL_SHARE_MAX
+    # ink or graphite shading run into it (a fill's scalloped edge leaves such dashes, and reaches the middle of
+    # release 2's 3 mm path: 5 of its empty edges were asked on photogen3 820000-820119): a short brick (photogen3
+    # marks some 2-4 mm), or a stray stroke.
+    dash = sides and dash_mm >= EDGE_DASH_MM and spilled < EDGE_SPILL_SHARE_MAX and grey_fill <= GREY_SPILL_MIN
     if (coverage_seen >= EDGE_SHORT_COVERAGE or dash) and p < EDGE_SHORT_P:
         # A clear line over part of the edge: a short brick, or a stray stroke; a person decides.
         p = EDGE_SHORT_P
@@ -1290,12 +1290,11 @@ def _edge_line(grey: FloatImage, dark: FloatImage, axis: int, m: Maps, beside: F
     bridged = (
         cv2.erode(profile.reshape(1, -1), np.ones((1, k), np.uint8), borderType=cv2.BORDER_REPLICATE).ravel() if len(profile) else profile
     )
-    lined = bridged > EDGE_DARKNESS_MIN
-    coverage = float(lined.mean()) if len(bridged) else 0.0
+    coverage = float((bridged > EDGE_DARKNESS_MIN).mean()) if len(bridged) else 0.0
     darkness = float(np.median(bridged)) if len(bridged) else 0.0
-    # (The running minimum shortened every piece by the window less a pixel.)
-    longest = _longest_run(lined)
-    dash_mm = (longest + k - 1) / m.px_per_mm if longest else 0.0
+    # The longest piece that running minimum keeps, at its full length (it keeps pieces of at least its window).
+    longest = _longest_run(profile > EDGE_DARKNESS_MIN)
+    dash_mm = longest / m.px_per_mm if longest >= k else 0.0
     # Two views of one line: how much of the slot it covers, and how dark the slot is along its length.
     # Sure when they agree; a faint line (dark enough, too faint to cover) lands in between, for review.
     p = (_sigmoid((coverage - EDGE_COVERAGE_MID) / EDGE_COVERAGE_SPREAD) + _sigmoid((darkness - EDGE_MEDIAN_MID) / EDGE_MEDIAN_SPREAD)) / 2
