@@ -473,6 +473,13 @@ darkness over this) and over under 30 % of the plot is maybe drawn in a pen, not
 ballpoint, or a critter's code written in it over a field shaded in grey (photogen3 development seeds 200007, 200028,
 200041, 200056: blue at 0.996-1.00).  Coloured-pencil flowers drawn as lines were paler there (darkness 0.19-0.61),
 felt and crayon ones solid (0.6 and more); photogen2's dark pencil hatching covers more of its plot (0.33-0.75)."""
+PEN_PART_SOLID_MAX = 0.8
+PEN_PART_SHARE_MAX = 0.25
+PEN_PART_DARKNESS_MIN = 0.6
+"""... and so is one whose dark ink is partly solid (under this share) but covers under a quarter of the plot: a ballpoint
+scribble's tangle fills its loops (photogen3 820000-890119, spent: 9 scribbled brambles read blue at 0.998-1.00, ink
+solid 0.28-0.76 over 0.10-0.22 of the plot, darkness 0.61-0.66; no blue flower read surely there was caught, the
+crayon and felt ones drawn in outline covering 0.25 or more)."""
 WRITING_INK_SHARE_MAX = 0.15
 WRITING_GREY_MIN = 0.08
 WRITING_GREY_RATIO = 2.0
@@ -2035,11 +2042,10 @@ def _doubt_x_like_flower(reading: Reading) -> Reading:
         and e.get("off_diagonal_pen", 1.0) < X_FLOWER_OFF_MAX
         and e.get("x_alignment_pen", 0.0) >= X_FLOWER_ALIGNMENT_MIN
     )
-    pen_lines = (
-        reading.value == PEN_COLOUR
-        and e.get("ink_solid", 1.0) < PEN_SOLID_MAX
-        and e.get("ink_darkness", 0.0) > PEN_DARKNESS_MIN
-        and e.get("ink_share", 1.0) < PEN_SHARE_MAX
+    solid, share, dark = e.get("ink_solid", 1.0), e.get("ink_share", 1.0), e.get("ink_darkness", 0.0)
+    pen_lines = reading.value == PEN_COLOUR and (
+        (solid < PEN_SOLID_MAX and dark > PEN_DARKNESS_MIN and share < PEN_SHARE_MAX)
+        or (solid < PEN_PART_SOLID_MAX and dark > PEN_PART_DARKNESS_MIN and share < PEN_PART_SHARE_MAX)
     )
     if reading.value not in COLOUR_NAMES or not (x_like or pen_lines):
         return reading
