@@ -376,15 +376,13 @@ def test_a_felt_brick_wider_than_the_band_is_a_brick_and_a_shadow_beside_the_ban
 def test_a_tangle_of_ballpoint_over_a_corner_of_a_plot_is_a_doubted_flower_with_bramble_the_runner_up() -> None:
     # photogen3 820000-890119 (spent): 9 brambles scribbled in ballpoint read `blue` at 0.998-1.00; the tangle fills its
     # own loops, so its ink is partly solid (0.28-0.76), over 0.10-0.22 of the plot.
-    plot = parse_plot("C3")
-    box = LAYOUT.plots[plot]
+    box = LAYOUT.plots[parse_plot("C3")]
     zigzag = [(box.x_mm + (4 if i % 2 else 11), box.y_mm + 9 + i * 0.8) for i in range(10)]
 
     def tangle(image: np.ndarray) -> None:
         cv2.polylines(image, [np.array([[round(x * PX), round(y * PX)] for x, y in zigzag], np.int32)], False, (40, 50, 120), 4)
 
-    m = classify.maps(_sheet(tangle), PX)
-    reading = classify._doubt_x_like_flower(classify.read_plot(m, LAYOUT, plot, classify.calibrate(m, LAYOUT), starting=False))
+    reading = classify._doubt_x_like_flower(_plot(_sheet(tangle), "C3"))
     seen = dict(reading.evidence)
     assert classify.PEN_SOLID_MAX <= seen["ink_solid"] < classify.PEN_PART_SOLID_MAX, seen
     assert reading.value == "blue" and reading.confidence < 0.8 and reading.probabilities[1][0] == "bramble", reading

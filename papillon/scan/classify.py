@@ -142,9 +142,9 @@ had short pencil and felt bricks over 15-19 % of an edge read "none" at 0.99; on
 about 1,900 edges without a brick cover this much."""
 EDGE_DASH_MM = 3.0
 """A dark dash (over :data:`EDGE_DARKNESS_MIN`) along an edge's band this long (mm) or longer is at least doubtful,
-on a path with paper beside the band (release 3's) where no neighbour's ink spilled into the band (photogen3
-820000-880119, spent sets: 15 of 38 bricks read "none" surely, most 2-4 mm felt and ballpoint dashes, against 3 of
-about 22,000 edges without a brick)."""
+on a path with paper beside the band (release 3's) where no neighbour's ink or graphite shading ran into the band
+(photogen3 820000-880119, spent sets: 13 bricks read "none" surely, most 2-4 mm felt and ballpoint dashes, were asked
+instead, and 5 of about 23,000 other edges)."""
 EDGE_SHORT_P = 0.4
 """The brick probability such a short line is given at least (so "none" at 0.6: marked for review)."""
 EDGE_MEDIAN_MID = 0.1
